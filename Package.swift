@@ -1,0 +1,39 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "TinyDependency",
+  platforms: [
+    .iOS(.v15),
+    .macOS(.v12),
+    .tvOS(.v15),
+    .watchOS(.v8),
+    .visionOS(.v1),
+  ],
+  products: [
+    .library(name: "TinyDependency", targets: ["TinyDependency"]),
+    .executable(name: "DependencyContextProbe", targets: ["DependencyContextProbe"]),
+    .executable(name: "TinyDependencyExample", targets: ["TinyDependencyExample"]),
+  ],
+  targets: [
+    .target(name: "TinyDependency"),
+    .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
+    .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
+    .testTarget(
+      name: "TinyDependencyTests",
+      dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  // Every existential is spelled `any`.
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  // Imports are internal unless marked otherwise, so nothing leaks into the public interface.
+  settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+  // A member is visible only where its module is imported.
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  target.swiftSettings = settings
+}

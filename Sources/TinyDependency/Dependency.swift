@@ -1,0 +1,180 @@
+/// A property wrapper that reads a dependency from the current scope.
+///
+/// ```swift
+/// final class TodoStore {
+///   @Dependency(\.clock) var clock
+///   @Dependency(\.logger) var logger
+///
+///   func add(_ title: String) {
+///     logger.log("added \(title) at \(clock.now())")
+///   }
+/// }
+/// ```
+///
+/// The wrapper captures the scope it was created in: an object made inside
+/// ``withDependencies(_:operation:)`` keeps those overrides after the scope ends. On each read,
+/// a value overridden in the current scope (since the scope the object was made in) wins; then
+/// the overrides of the captured scope apply; then the key's value for the context, built once.
+/// No dictionaries are merged on a read.
+@propertyWrapper
+public struct Dependency<Value: Sendable>: Sendable {
+  /// The key path of the registered property, when created from one.
+  ///
+  /// `nonisolated(unsafe)`: the key paths this wrapper is given name computed properties of
+  /// ``DependencyValues``; a key path is immutable once formed and is only applied here.
+  nonisolated(unsafe) private let keyPath: KeyPath<DependencyValues, Value>?
+  private let keyReader: KeyReader<Value>?
+  private let capture: CapturedScope?
+
+  /// Creates a dependency read through a property registered on ``DependencyValues``.
+  ///
+  /// - Parameter keyPath: The registered property, such as `\.logger`.
+  public init(_ keyPath: KeyPath<DependencyValues, Value>) {
+    self.keyPath = keyPath
+    self.keyReader = nil
+    self.capture = CapturedScope(DependencyValues.current)
+  }
+
+  /// Creates a dependency read directly by its key type.
+  ///
+  /// ```swift
+  /// @Dependency(LoggerKey.self) var logger
+  /// ```
+  ///
+  /// - Parameter key: The key type.
+  public init<Key: DependencyKey>(_ key: Key.Type) where Key.Value == Value {
+    self.keyPath = nil
+    self.keyReader = TypedKeyReader<Key>()
+    self.capture = CapturedScope(DependencyValues.current)
+  }
+
+  /// The dependency's value in the current scope.
+  public var wrappedValue: Value {
+    let current = DependencyValues.current
+    guard let capture, capture.values.storage !== current.storage else {
+      return read(current)
+    }
+    return read(capture.effectiveValues(current: current))
+  }
+
+  @inline(__always)
+  private func read(_ values: DependencyValues) -> Value {
+    if let keyPath { return values[keyPath: keyPath] }
+    return keyReader!.read(values)
+  }
+}
+
+/// Reads one key's value from a container; the key type is a generic parameter, not a capture.
+///
+/// `@unchecked Sendable`: it has no state.
+class KeyReader<Value: Sendable>: @unchecked Sendable {
+  func read(_ values: DependencyValues) -> Value {
+    fatalError("KeyReader.read is abstract")
+  }
+}
+
+final class TypedKeyReader<Key: DependencyKey>: KeyReader<Key.Value>, @unchecked Sendable {
+  override func read(_ values: DependencyValues) -> Key.Value {
+    values[Key.self]
+  }
+}
+
+/// The scope a ``Dependency`` was created in, and how it combines with the scopes it is read in.
+///
+/// `@unchecked Sendable`: `decisions` is guarded by `lock`; `values` is immutable.
+final class CapturedScope: @unchecked Sendable {
+  private enum Decision {
+    /// The current scope already contains everything the captured one overrides.
+    case current
+    /// The current scope adds nothing since the captured one: read from it.
+    case captured
+    /// Both added overrides: the captured scope with the current one's newer overrides on top.
+    case merged(DependencyValues)
+  }
+
+  private struct CachedDecision {
+    weak var scope: DependencyStorage?
+    let id: ObjectIdentifier
+    let decision: Decision
+  }
+
+  let values: DependencyValues
+  private let lock = Lock()
+  private var decisions: [CachedDecision] = []
+  private static let maximumCachedDecisions = 8
+
+  /// Captures `current`, or returns nil when it is the process root, which adds nothing.
+  init?(_ current: DependencyValues) {
+    guard !current.storage.isProcessRoot else { return nil }
+    self.values = current.detached
+  }
+
+  /// The values to read from in `current`.
+  func effectiveValues(current: DependencyValues) -> DependencyValues {
+    let id = ObjectIdentifier(current.storage)
+    let cached = lock.withLock {
+      decisions.first { $0.id == id && $0.scope === current.storage }?.decision
+    }
+    let decision: Decision
+    if let cached {
+      decision = cached
+    } else {
+      decision = decide(current: current)
+      lock.withLock {
+        decisions.removeAll { $0.scope == nil }
+        if decisions.count >= Self.maximumCachedDecisions { decisions.removeFirst() }
+        decisions.append(CachedDecision(scope: current.storage, id: id, decision: decision))
+      }
+    }
+    switch decision {
+    case .current:
+      return current
+    case .captured:
+      var result = values
+      result.frame = current.frame
+      return result
+    case .merged(let merged):
+      var result = merged
+      result.frame = current.frame
+      return result
+    }
+  }
+
+  private func decide(current: DependencyValues) -> Decision {
+    let captured = values.storage
+    if current.storage.isProcessRoot { return .captured }
+
+    // The nearest scope both derive from, if any.
+    var left: DependencyStorage? = captured
+    var right: DependencyStorage? = current.storage
+    while let l = left, let r = right, l !== r {
+      if l.depth >= r.depth { left = l.parent }
+      if r.depth >= l.depth { right = r.parent }
+    }
+    let common = left === right ? left : nil
+    if common === captured { return .current }
+    if common === current.storage { return .captured }
+
+    // What the current scope changed since then wins over the captured scope.
+    var changed: Set<ObjectIdentifier> = []
+    var choseContext = false
+    var node: DependencyStorage? = current.storage
+    while let scope = node, scope !== common {
+      changed.formUnion(scope.changedKeys)
+      choseContext = choseContext || scope.choosesContext
+      node = scope.parent
+    }
+    var merged = values
+    let storage = DependencyStorage(deriving: captured)
+    for key in changed {
+      merged.overrides[key] = current.overrides[key]
+      storage.markChanged(key)
+    }
+    if choseContext && current.context != captured.context {
+      storage.choose(current.context)
+    }
+    storage.freeze()
+    merged.storage = storage
+    return .merged(merged)
+  }
+}

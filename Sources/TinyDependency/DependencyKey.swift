@@ -1,0 +1,95 @@
+/// A key that names a dependency and supplies its value for each context.
+///
+/// Declare a key, then register it SwiftUI-style as a computed property on
+/// ``DependencyValues``:
+///
+/// ```swift
+/// private enum LoggerKey: DependencyKey {
+///   static let defaultValue: any Logger = ConsoleLogger()
+///   static let testValue: any Logger = SilentLogger()
+/// }
+///
+/// extension DependencyValues {
+///   var logger: any Logger {
+///     get { self[LoggerKey.self] }
+///     set { self[LoggerKey.self] = newValue }
+///   }
+/// }
+/// ```
+///
+/// ``testValue`` and ``previewValue`` fall back to ``defaultValue`` when a key doesn't declare
+/// them. Which one is used is decided at run time by ``DependencyContext``, never by `#if DEBUG`.
+/// A value is built once per container on first use, unless ``lifetime`` says otherwise.
+public protocol DependencyKey {
+  /// The type of the dependency's value.
+  associatedtype Value: Sendable
+
+  /// The value used in the default (live) context: the real implementation.
+  static var defaultValue: Value { get }
+
+  /// The value used in the test context; falls back to ``defaultValue``.
+  static var testValue: Value { get }
+
+  /// The value used in the preview context; falls back to ``defaultValue``.
+  static var previewValue: Value { get }
+
+  /// How often the value is built: once per container (``DependencyLifetime/shared``) or on
+  /// every read (``DependencyLifetime/transient``).
+  static var lifetime: DependencyLifetime { get }
+}
+
+extension DependencyKey {
+  /// Falls back to ``defaultValue``.
+  public static var testValue: Value { defaultValue }
+
+  /// Falls back to ``defaultValue``.
+  public static var previewValue: Value { defaultValue }
+
+  /// Values are built once per container.
+  public static var lifetime: DependencyLifetime { .shared }
+}
+
+extension DependencyKey {
+  /// Builds the value that `context` selects.
+  static func value(for context: DependencyContext) -> Value {
+    switch context {
+    case .default: defaultValue
+    case .test: testValue
+    case .preview: previewValue
+    }
+  }
+
+  /// A short, readable name for messages: `LoggerKey`, `Outer.LoggerKey`.
+  static var debugName: String { _typeName(Self.self, qualified: false) }
+}
+
+/// How often a key's value is built.
+///
+/// ```swift
+/// enum RequestIDKey: DependencyKey {
+///   static var defaultValue: RequestID { RequestID.random() }
+///   static var lifetime: DependencyLifetime { .transient }
+/// }
+/// ```
+public struct DependencyLifetime: Sendable, Hashable, CustomStringConvertible {
+  enum Kind: Sendable, Hashable {
+    case shared
+    case transient
+  }
+
+  let kind: Kind
+
+  /// Built once per container on first read and reused by every later read in that container.
+  public static let shared = DependencyLifetime(kind: .shared)
+
+  /// Built anew on every read, like a factory; nothing is cached.
+  public static let transient = DependencyLifetime(kind: .transient)
+
+  /// The lifetime's name: `shared` or `transient`.
+  public var description: String {
+    switch kind {
+    case .shared: "shared"
+    case .transient: "transient"
+    }
+  }
+}

@@ -1,0 +1,139 @@
+/// A container of dependency values: overrides set on it, and the values it builds from keys.
+///
+/// Register each dependency as a computed property:
+///
+/// ```swift
+/// extension DependencyValues {
+///   var logger: any Logger {
+///     get { self[LoggerKey.self] }
+///     set { self[LoggerKey.self] = newValue }
+///   }
+/// }
+/// ```
+///
+/// The container that code sees is ``current``: a task-local binding that
+/// ``withDependencies(_:operation:)`` overrides for one operation. A container also works on
+/// its own, with no task-local involved, which suits a server that builds one per request:
+///
+/// ```swift
+/// var request = DependencyValues(context: .default)
+/// request.requestID = RequestID("r-42")
+/// let handler = request.requestHandler        // built from this container's values
+/// withDependencies(request) { handler.run() } // or bind it for an operation
+/// ```
+///
+/// `DependencyValues` has value semantics: setting a key on a copy never changes the original
+/// or the scope it came from. A key's value is built on first read and reused by later reads of
+/// the same container (see ``DependencyLifetime``). A nested scope reuses a value built by the
+/// scope around it unless it overrides a key that value read while it was built.
+public struct DependencyValues: Sendable {
+  /// The values set on this container and on the scopes it derives from.
+  var overrides: [ObjectIdentifier: AnyBox]
+  /// The cache, context and scope identity.
+  var storage: DependencyStorage
+  /// The build this container was bound for, while a key's value is being built.
+  var frame: BuildFrame?
+
+  /// Creates an empty container whose values are built for `context`.
+  ///
+  /// - Parameter context: The context to build values for; nil detects it as described in
+  ///   ``DependencyContext``.
+  public init(context: DependencyContext? = nil) {
+    self.overrides = [:]
+    self.storage = DependencyStorage(context: context)
+    self.frame = nil
+  }
+
+  init(storage: DependencyStorage) {
+    self.overrides = [:]
+    self.storage = storage
+    self.frame = nil
+  }
+
+  /// Reads or overrides the value of a key.
+  ///
+  /// Reading returns the value set on this container or a scope around it, or else the key's
+  /// value for ``context``, built on first read. Setting overrides the key for this container
+  /// only: copies made before are unaffected.
+  ///
+  /// - Parameter key: The key type.
+  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+    get {
+      let id = ObjectIdentifier(key)
+      if let box = overrides[id] {
+        if let frame { frame.record(id, inputs: []) }
+        return box.unbox(as: Key.Value.self)
+      }
+      return storage.value(for: key, id: id, in: self)
+    }
+    set {
+      let id = ObjectIdentifier(key)
+      prepareToMutate()
+      storage.markChanged(id)
+      overrides[id] = Box(newValue)
+    }
+  }
+
+  /// The context this container builds values for.
+  ///
+  /// Setting it (in a container or inside ``withDependencies(_:operation:)``) takes precedence
+  /// over `TINY_DEPENDENCY_CONTEXT` and detection; values built before are not reused.
+  public var context: DependencyContext {
+    get { storage.context }
+    set {
+      guard newValue != storage.context else { return }
+      prepareToMutate()
+      storage.choose(newValue)
+    }
+  }
+
+  /// Gives this container a storage of its own before it changes, unless it already has one
+  /// that nothing else references or has read from.
+  private mutating func prepareToMutate() {
+    if !isKnownUniquelyReferenced(&storage) || !storage.isMutable {
+      storage = DependencyStorage(deriving: storage)
+    }
+  }
+
+  /// The container with no build frame attached, for capturing beyond the current build.
+  var detached: DependencyValues {
+    var copy = self
+    copy.frame = nil
+    return copy
+  }
+}
+
+// MARK: - The current container
+
+extension DependencyValues {
+  /// The container that is current when nothing is bound: built for the detected context.
+  static let processRoot = DependencyValues(
+    storage: DependencyStorage(context: nil, isProcessRoot: true))
+
+  /// The container bound to the current task; read through ``current``.
+  @TaskLocal static var bound: DependencyValues = processRoot
+
+  /// The container that dependencies are read from in the current task.
+  ///
+  /// It is the container bound by the innermost ``withDependencies(_:operation:)`` (or its
+  /// variants), inherited by child tasks (`Task {}`, task groups, `async let`); outside any
+  /// scope it is a process-wide root container built for ``DependencyContext/detected``.
+  /// Task-local values are **not** inherited by `Task.detached` or by Dispatch and other
+  /// callbacks: use ``withEscapedDependencies(_:)`` for those.
+  public static var current: DependencyValues { bound }
+
+  /// Runs `operation` with `values` bound as ``current``.
+  func bind<R>(_ operation: () throws -> R) rethrows -> R {
+    storage.freeze()
+    return try Self.$bound.withValue(self, operation: operation)
+  }
+
+  /// Runs `operation` with `values` bound as ``current``.
+  func bind<R>(
+    isolation: isolated (any Actor)?,
+    _ operation: () async throws -> R
+  ) async rethrows -> R {
+    storage.freeze()
+    return try await Self.$bound.withValue(self, operation: operation, isolation: isolation)
+  }
+}

@@ -1,0 +1,212 @@
+/// A value built for a key, and the keys it read while being built.
+struct BuiltValue: Sendable {
+  let box: AnyBox
+  /// Every key the build read, directly or through the keys it read.
+  let inputs: Set<ObjectIdentifier>
+}
+
+/// The cache and scope identity behind a ``DependencyValues``.
+///
+/// Each container or scope that overrides something has its own storage, linked to the one
+/// it was derived from. A storage builds each key's value at most once (exactly once under
+/// concurrent first reads) and never holds its mutex while a value is built. A derived
+/// storage reuses a value built by an ancestor when none of the keys that value read were
+/// overridden in between.
+///
+/// `@unchecked Sendable`: `entries` and `isFrozen` are guarded by `mutex`. `changedKeys`,
+/// `context` and `choosesContext` are written only while the storage is uniquely referenced
+/// and not yet frozen (see `DependencyValues.prepareToMutate()`), that is, before any other
+/// thread can see it; afterwards they are immutable.
+final class DependencyStorage: @unchecked Sendable {
+  private enum Entry {
+    case building(BuildFrame)
+    case built(BuiltValue)
+  }
+
+  /// The storage this one was derived from; nil for a root container.
+  let parent: DependencyStorage?
+  /// The number of storages above this one.
+  let depth: Int
+  /// Whether this is the storage of the process-wide root that is current when nothing is bound.
+  let isProcessRoot: Bool
+  /// Keys overridden in this storage relative to `parent`.
+  private(set) var changedKeys: Set<ObjectIdentifier> = []
+  /// The context values are built for.
+  private(set) var context: DependencyContext
+  /// Whether this storage chose its context itself, so nothing above it can be reused.
+  private(set) var choosesContext: Bool
+
+  private let mutex = ConditionMutex()
+  private var isFrozen = false
+  private var entries: [ObjectIdentifier: Entry] = [:]
+
+  /// Creates a root storage.
+  init(context: DependencyContext?, isProcessRoot: Bool = false) {
+    self.parent = nil
+    self.depth = 0
+    self.isProcessRoot = isProcessRoot
+    self.context = context ?? ContextDetection.process.context
+    self.choosesContext = context != nil
+  }
+
+  /// Creates a storage derived from `parent`, with nothing changed yet.
+  init(deriving parent: DependencyStorage) {
+    self.parent = parent
+    self.depth = parent.depth + 1
+    self.isProcessRoot = false
+    self.context = parent.context
+    self.choosesContext = false
+  }
+
+  // MARK: - Mutation before sharing
+
+  /// Whether this storage may still be changed in place by its only owner.
+  var isMutable: Bool { mutex.withLock { !isFrozen } }
+
+  /// Prevents further in-place changes; called before the storage is shared or read from.
+  func freeze() {
+    mutex.withLock { isFrozen = true }
+  }
+
+  func markChanged(_ key: ObjectIdentifier) {
+    changedKeys.insert(key)
+  }
+
+  func choose(_ newContext: DependencyContext) {
+    context = newContext
+    choosesContext = true
+  }
+
+  // MARK: - Resolving
+
+  /// Returns the value of `Key`, building it on first use.
+  @inline(__always)
+  func value<Key: DependencyKey>(
+    for key: Key.Type,
+    id: ObjectIdentifier,
+    in values: DependencyValues
+  ) -> Key.Value {
+    if Key.lifetime.kind == .transient {
+      return buildTransient(key, id: id, in: values)
+    }
+    mutex.lock()
+    if case .built(let built)? = entries[id] {
+      mutex.unlock()
+      values.frame?.record(id, inputs: built.inputs)
+      return built.box.unbox(as: Key.Value.self)
+    }
+    mutex.unlock()
+    return resolveSlowly(key, id: id, in: values)
+  }
+
+  @inline(never)
+  private func resolveSlowly<Key: DependencyKey>(
+    _ key: Key.Type,
+    id: ObjectIdentifier,
+    in values: DependencyValues
+  ) -> Key.Value {
+    let inherited = inheritedValue(for: id)
+    mutex.lock()
+    isFrozen = true
+    while true {
+      switch entries[id] {
+      case .built(let built)?:
+        mutex.unlock()
+        values.frame?.record(id, inputs: built.inputs)
+        return built.box.unbox(as: Key.Value.self)
+
+      case .building(let frame)?:
+        if let chain = values.frame, chain.chainContains(frame),
+          let path = chain.cyclePath(reentering: id)
+        {
+          mutex.unlock()
+          reportCycle(path, reentering: Key.debugName)
+        }
+        // Another resolution is building it: wait, with the mutex released, for its result.
+        mutex.wait()
+
+      case nil:
+        if let inherited {
+          entries[id] = .built(inherited)
+          continue
+        }
+        let frame = BuildFrame(
+          key: id, keyName: Key.debugName, context: context, parent: values.frame)
+        entries[id] = .building(frame)
+        mutex.unlock()
+
+        let value = build(key, frame: frame, in: values)
+        let built = BuiltValue(box: Box(value), inputs: frame.finish())
+
+        mutex.lock()
+        entries[id] = .built(built)
+        mutex.broadcast()
+        mutex.unlock()
+        values.frame?.record(id, inputs: built.inputs)
+        return value
+      }
+    }
+  }
+
+  private func buildTransient<Key: DependencyKey>(
+    _ key: Key.Type,
+    id: ObjectIdentifier,
+    in values: DependencyValues
+  ) -> Key.Value {
+    let frame = BuildFrame(
+      key: id, keyName: Key.debugName, context: context, parent: values.frame)
+    let value = build(key, frame: frame, in: values)
+    values.frame?.record(id, inputs: frame.finish())
+    return value
+  }
+
+  /// Runs the key's builder with `values` bound as current and `frame` recording its reads.
+  private func build<Key: DependencyKey>(
+    _ key: Key.Type,
+    frame: BuildFrame,
+    in values: DependencyValues
+  ) -> Key.Value {
+    if let path = values.frame?.cyclePath(reentering: frame.key) {
+      reportCycle(path, reentering: Key.debugName)
+    }
+    var scoped = values
+    scoped.frame = frame
+    let context = self.context
+    return DependencyValues.$bound.withValue(scoped) {
+      Key.value(for: context)
+    }
+  }
+
+  /// A value an ancestor built that this storage can share: none of the keys it read, nor the
+  /// key itself, were overridden between that ancestor and this storage.
+  private func inheritedValue(for id: ObjectIdentifier) -> BuiltValue? {
+    guard !choosesContext else { return nil }
+    var changed = changedKeys
+    var node = parent
+    while let ancestor = node {
+      if let built = ancestor.builtValue(for: id), !changed.contains(id),
+        built.inputs.isDisjoint(with: changed)
+      {
+        return built
+      }
+      if ancestor.choosesContext { return nil }
+      changed.formUnion(ancestor.changedKeys)
+      node = ancestor.parent
+    }
+    return nil
+  }
+
+  private func builtValue(for id: ObjectIdentifier) -> BuiltValue? {
+    mutex.withLock {
+      if case .built(let built)? = entries[id] { return built }
+      return nil
+    }
+  }
+
+  /// The number of values this storage holds, built here or shared from an ancestor.
+  var builtCount: Int {
+    mutex.withLock {
+      entries.values.count { if case .built = $0 { true } else { false } }
+    }
+  }
+}
