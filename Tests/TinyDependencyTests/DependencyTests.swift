@@ -1,0 +1,145 @@
+import Testing
+import TinyDependency
+
+@Suite("The @Dependency property wrapper")
+struct DependencyTests {
+  struct Greeter: Sendable {
+    @Dependency(\.greeting) var greeting
+    @Dependency(\.greeter) var service
+    @Dependency(\.leaf) var leaf
+    @Dependency(\.top) var top
+  }
+
+  struct ByKeyType {
+    @Dependency(GreetingKey.self) var greeting
+  }
+
+  // MARK: - Reading
+
+  @Test func readsTheCurrentValue() {
+    #expect(Greeter().greeting == "hello")
+    #expect(ByKeyType().greeting == "hello")
+  }
+
+  @Test func objectMadeOutsideScopesReadsTheScopeItIsUsedIn() {
+    let greeter = Greeter()
+    withDependencies {
+      $0.greeting = "scoped"
+    } operation: {
+      #expect(greeter.greeting == "scoped")
+      #expect(ByKeyType().greeting == "scoped")
+    }
+    #expect(greeter.greeting == "hello")
+  }
+
+  // MARK: - Capture
+
+  @Test func objectMadeInScopeKeepsItAfterTheScopeEnds() {
+    let greeter = withDependencies {
+      $0.greeting = "captured"
+    } operation: {
+      Greeter()
+    }
+    #expect(greeter.greeting == "captured")
+    #expect(greeter.service.name == "greeter says captured")
+    #expect(DependencyValues.current.greeting == "hello")
+  }
+
+  @Test func laterScopeOverridingTheSameKeyWins() {
+    let greeter = withDependencies {
+      $0.greeting = "captured"
+    } operation: {
+      Greeter()
+    }
+    withDependencies {
+      $0.greeting = "later"
+    } operation: {
+      #expect(greeter.greeting == "later")
+      #expect(greeter.service.name == "greeter says later")
+    }
+    #expect(greeter.greeting == "captured")
+  }
+
+  @Test func laterScopeOverridingOtherKeysKeepsCapturedOverrides() {
+    let greeter = withDependencies {
+      $0.greeting = "captured"
+    } operation: {
+      Greeter()
+    }
+    withDependencies {
+      $0.leaf = "later leaf"
+    } operation: {
+      #expect(greeter.greeting == "captured")
+      #expect(greeter.leaf == "later leaf")
+      #expect(greeter.service.name == "greeter says captured")
+    }
+  }
+
+  @Test func valueBuiltForCombinedScopesReflectsBoth() {
+    let greeter = withDependencies {
+      $0.right = "captured right"
+    } operation: {
+      Greeter()
+    }
+    withDependencies {
+      $0.leaf = "current leaf"
+    } operation: {
+      #expect(greeter.top == "top(left(current leaf), captured right)")
+    }
+  }
+
+  @Test func combinedScopeBuildsOnceAcrossReads() {
+    let log = BuildLog()
+    let greeter = withDependencies {
+      $0.buildLog = log
+      $0.greeting = "captured"
+    } operation: {
+      Greeter()
+    }
+    withDependencies {
+      $0.leaf = "other"
+    } operation: {
+      for _ in 0..<10 {
+        #expect(greeter.service.name == "greeter says captured")
+      }
+    }
+    #expect(log.count("Greeter") == 1)
+  }
+
+  @Test func overrideOfAnEnclosingScopeDoesNotBeatTheCapturedOne() {
+    withDependencies {
+      $0.greeting = "enclosing"
+    } operation: {
+      let greeter = withDependencies {
+        $0.greeting = "inner"
+      } operation: {
+        Greeter()
+      }
+      // The enclosing scope's override is older than the capture: the capture keeps "inner".
+      #expect(greeter.greeting == "inner")
+    }
+  }
+
+  @Test func objectMadeInExplicitContainerKeepsItsValues() {
+    var values = DependencyValues(context: .preview)
+    values.greeting = "container"
+    let greeter = withDependencies(values) { Greeter() }
+    #expect(greeter.greeting == "container")
+    #expect(greeter.service === values.greeter)
+  }
+
+  @Test func copiesOfCapturedObjectsShareTheirScope() async {
+    let greeter = withDependencies {
+      $0.greeting = "shared capture"
+    } operation: {
+      Greeter()
+    }
+    let seen = await withTaskGroup(of: String.self) { group in
+      for _ in 0..<8 {
+        group.addTask { greeter.greeting }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(seen == Array(repeating: "shared capture", count: 8))
+  }
+}

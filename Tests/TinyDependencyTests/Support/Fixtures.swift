@@ -1,0 +1,195 @@
+import Dispatch
+import TinyDependency
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
+/// Counts how often each named value was built; each container builds its own log.
+///
+/// `@unchecked Sendable`: `counts` is only touched on `queue`, a serial queue.
+final class BuildLog: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "BuildLog")
+  private var counts: [String: Int] = [:]
+
+  func built(_ name: String) {
+    queue.sync { counts[name, default: 0] += 1 }
+  }
+
+  func count(_ name: String) -> Int {
+    queue.sync { counts[name, default: 0] }
+  }
+}
+
+enum BuildLogKey: DependencyKey {
+  static var defaultValue: BuildLog { BuildLog() }
+}
+
+/// A value with identity, to tell one build from another.
+final class Service: Sendable, CustomStringConvertible {
+  let name: String
+  init(_ name: String) { self.name = name }
+  var description: String { name }
+}
+
+// A diamond: Top reads Left and Right, both read Leaf.
+
+enum LeafKey: DependencyKey {
+  static var defaultValue: String {
+    DependencyValues.current.buildLog.built("Leaf")
+    return "leaf"
+  }
+}
+
+enum LeftKey: DependencyKey {
+  static var defaultValue: String {
+    let values = DependencyValues.current
+    values.buildLog.built("Left")
+    return "left(\(values.leaf))"
+  }
+}
+
+enum RightKey: DependencyKey {
+  static var defaultValue: String {
+    let values = DependencyValues.current
+    values.buildLog.built("Right")
+    return "right(\(values.leaf))"
+  }
+}
+
+enum TopKey: DependencyKey {
+  static var defaultValue: String {
+    let values = DependencyValues.current
+    values.buildLog.built("Top")
+    return "top(\(values.left), \(values.right))"
+  }
+}
+
+/// A key whose value says which context built it.
+enum ContextNameKey: DependencyKey {
+  static let defaultValue = "live"
+  static let testValue = "test"
+  static let previewValue = "preview"
+}
+
+/// A key that declares only a default value.
+enum DefaultOnlyKey: DependencyKey {
+  static let defaultValue = "default only"
+}
+
+/// A service built once per container, slowly, so that concurrent first reads overlap.
+enum SlowServiceKey: DependencyKey {
+  static var defaultValue: Service {
+    DependencyValues.current.buildLog.built("SlowService")
+    usleep(50_000)
+    return Service("slow")
+  }
+}
+
+/// A service built on every read.
+enum TransientServiceKey: DependencyKey {
+  static var defaultValue: Service {
+    DependencyValues.current.buildLog.built("TransientService")
+    return Service("transient")
+  }
+  static var lifetime: DependencyLifetime { .transient }
+}
+
+/// A plain identified service, built once per container.
+enum SharedServiceKey: DependencyKey {
+  static var defaultValue: Service {
+    DependencyValues.current.buildLog.built("SharedService")
+    return Service("shared")
+  }
+}
+
+/// A greeting, for overriding in scopes.
+enum GreetingKey: DependencyKey {
+  static let defaultValue = "hello"
+}
+
+/// A service that greets with the greeting it read while being built.
+enum GreeterKey: DependencyKey {
+  static var defaultValue: Service {
+    let values = DependencyValues.current
+    values.buildLog.built("Greeter")
+    return Service("greeter says \(values.greeting)")
+  }
+}
+
+extension DependencyValues {
+  var buildLog: BuildLog {
+    get { self[BuildLogKey.self] }
+    set { self[BuildLogKey.self] = newValue }
+  }
+  var leaf: String {
+    get { self[LeafKey.self] }
+    set { self[LeafKey.self] = newValue }
+  }
+  var left: String {
+    get { self[LeftKey.self] }
+    set { self[LeftKey.self] = newValue }
+  }
+  var right: String {
+    get { self[RightKey.self] }
+    set { self[RightKey.self] = newValue }
+  }
+  var top: String {
+    get { self[TopKey.self] }
+    set { self[TopKey.self] = newValue }
+  }
+  var contextName: String {
+    get { self[ContextNameKey.self] }
+    set { self[ContextNameKey.self] = newValue }
+  }
+  var greeting: String {
+    get { self[GreetingKey.self] }
+    set { self[GreetingKey.self] = newValue }
+  }
+  var greeter: Service {
+    get { self[GreeterKey.self] }
+    set { self[GreeterKey.self] = newValue }
+  }
+  var sharedService: Service {
+    get { self[SharedServiceKey.self] }
+    set { self[SharedServiceKey.self] = newValue }
+  }
+}
+
+/// Runs `body` on `count` threads at once and returns their results in order.
+func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+  let results = ResultSlots<T>(count)
+  DispatchQueue.concurrentPerform(iterations: count) { index in
+    results[index] = body(index)
+  }
+  return results.values
+}
+
+/// Slots written from several threads.
+///
+/// `@unchecked Sendable`: `slots` is only touched on `queue`, a serial queue.
+final class ResultSlots<T: Sendable>: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "ResultSlots")
+  private var slots: [T?]
+
+  init(_ count: Int) { slots = Array(repeating: nil, count: count) }
+
+  subscript(index: Int) -> T? {
+    get { queue.sync { slots[index] } }
+    set { queue.sync { slots[index] = newValue } }
+  }
+
+  var values: [T] { queue.sync { slots.compactMap { $0 } } }
+}
+
+/// Runs `body` on a new thread and waits at most `seconds` for it; false on a time-out.
+func finishes(within seconds: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
+  let done = DispatchSemaphore(value: 0)
+  DispatchQueue.global().async {
+    body()
+    done.signal()
+  }
+  return done.wait(timeout: .now() + .seconds(seconds)) == .success
+}
