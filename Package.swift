@@ -23,11 +23,13 @@ let package = Package(
       name: "TinyDependencyTests",
       dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
     ),
+    .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
   ],
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+// The compatibility suite is compiled as a user's target would be, without these flags.
+for target in package.targets where target.name != "CompatibilityTests" {
   var settings = target.swiftSettings ?? []
   // Every existential is spelled `any`.
   settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@Suite("The DependencyContextProbe executable")
+struct DependencyContextProbeTests {
+  /// Runs the probe the way `swift run` would: not as a test runner.
+  static func probe(_ value: String?) throws -> SubprocessResult {
+    try run(
+      builtProduct("DependencyContextProbe"),
+      environment: [
+        "TINY_DEPENDENCY_CONTEXT": value,
+        "XCODE_RUNNING_FOR_PREVIEWS": nil,
+        "XCTestConfigurationFilePath": nil,
+        "XCTestBundlePath": nil,
+        "XCTestSessionIdentifier": nil,
+      ]
+    )
+  }
+
+  @Test(arguments: [
+    ("default", "default", "LiveGreeter"),
+    ("live", "default", "LiveGreeter"),
+    ("test", "test", "TestGreeter"),
+    ("preview", "preview", "PreviewGreeter"),
+    ("  PreView\n", "preview", "PreviewGreeter"),
+    ("TEST", "test", "TestGreeter"),
+  ])
+  func variableSelectsTheContext(value: String, context: String, resolved: String) throws {
+    let result = try Self.probe(value)
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput == """
+        context: \(context)
+        chosen by: TINY_DEPENDENCY_CONTEXT
+        ProbeKey resolved to: \(resolved)
+
+        """)
+    #expect(result.standardError.isEmpty)
+  }
+
+  @Test(arguments: [nil, "", "   "] as [String?])
+  func unsetOrEmptyVariableFallsBackToDefault(value: String?) throws {
+    let result = try Self.probe(value)
+    #expect(result.standardOutput.contains("context: default\n"))
+    #expect(result.standardOutput.contains("chosen by: no test runner or preview detected\n"))
+    #expect(result.standardOutput.contains("ProbeKey resolved to: LiveGreeter\n"))
+    #expect(result.standardError.isEmpty)
+  }
+
+  @Test func junkValueWarnsOnceAndFallsBack() throws {
+    let result = try Self.probe("staging")
+    #expect(result.status == 0)
+    #expect(result.standardOutput.contains("context: default\n"))
+    let warnings = result.standardError.split(separator: "\n")
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains("TINY_DEPENDENCY_CONTEXT=\"staging\"") == true)
+    #expect(warnings.first?.contains("default, live, test, preview") == true)
+  }
+
+  @Test func previewFlagSelectsPreview() throws {
+    let result = try run(
+      builtProduct("DependencyContextProbe"),
+      environment: ["TINY_DEPENDENCY_CONTEXT": nil, "XCODE_RUNNING_FOR_PREVIEWS": "1"]
+    )
+    #expect(result.standardOutput.contains("context: preview\n"))
+    #expect(result.standardOutput.contains("chosen by: XCODE_RUNNING_FOR_PREVIEWS\n"))
+  }
+}
