@@ -24,6 +24,7 @@ let package = Package(
       dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
+    .testTarget(name: "DocumentationTests", dependencies: ["TinyDependency"]),
   ],
   swiftLanguageModes: [.v6]
 )

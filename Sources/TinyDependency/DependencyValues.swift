@@ -108,7 +108,8 @@ public struct DependencyValues: Sendable {
 extension DependencyValues {
   /// The container that is current when nothing is bound: built for the detected context.
   static let processRoot = DependencyValues(
-    storage: DependencyStorage(context: nil, isProcessRoot: true))
+    storage: DependencyStorage(context: nil, isProcessRoot: true)
+  )
 
   /// The container bound to the current task; read through ``current``.
   @TaskLocal static var bound: DependencyValues = processRoot

@@ -4,6 +4,7 @@
 // without the upcoming-feature flags the other targets use, as a user's target would be.
 
 import Testing
+
 @testable import TinyDependency
 
 protocol Logger: Sendable {

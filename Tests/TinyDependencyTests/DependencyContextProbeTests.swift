@@ -34,7 +34,8 @@ struct DependencyContextProbeTests {
         chosen by: TINY_DEPENDENCY_CONTEXT
         ProbeKey resolved to: \(resolved)
 
-        """)
+        """
+    )
     #expect(result.standardError.isEmpty)
   }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TinyDependency
 
 @Suite("Choosing the dependency context")
@@ -50,7 +51,9 @@ struct DependencyContextTests {
 
   @Test func emptyVariableCountsAsUnset() {
     let detection = Self.detect(
-      ["TINY_DEPENDENCY_CONTEXT": "  "], arguments: ["/tmp/AppPackageTests.xctest"])
+      ["TINY_DEPENDENCY_CONTEXT": "  "],
+      arguments: ["/tmp/AppPackageTests.xctest"]
+    )
     #expect(detection == ContextDetection(context: .test, source: .testRunner))
   }
 
@@ -65,7 +68,9 @@ struct DependencyContextTests {
 
   @Test func junkVariableStillLetsTheTestRunnerDecide() {
     let detection = Self.detect(
-      ["TINY_DEPENDENCY_CONTEXT": "junk"], arguments: ["/tmp/AppPackageTests.xctest"])
+      ["TINY_DEPENDENCY_CONTEXT": "junk"],
+      arguments: ["/tmp/AppPackageTests.xctest"]
+    )
     #expect(detection.context == .test)
     #expect(detection.warning != nil)
   }
@@ -73,7 +78,9 @@ struct DependencyContextTests {
   @Test func nonUTF8AndLongValuesAreQuotedReadably() throws {
     let bytes: [UInt8] = [0x74, 0xFF, 0x65, 0x22]
     let detection = ContextDetection.detect(
-      environment: Self.environment(["TINY_DEPENDENCY_CONTEXT": bytes]), arguments: [])
+      environment: Self.environment(["TINY_DEPENDENCY_CONTEXT": bytes]),
+      arguments: []
+    )
     #expect(try #require(detection.warning).contains(#""t\xFFe\"""#))
 
     let long = ContextDetection.quoted(Array(repeating: 0x61, count: 5_000))
@@ -83,7 +90,9 @@ struct DependencyContextTests {
 
   @Test func previewFlagSelectsPreview() {
     let detection = Self.detect(
-      ["XCODE_RUNNING_FOR_PREVIEWS": "1"], arguments: ["/tmp/AppPackageTests.xctest"])
+      ["XCODE_RUNNING_FOR_PREVIEWS": "1"],
+      arguments: ["/tmp/AppPackageTests.xctest"]
+    )
     #expect(detection == ContextDetection(context: .preview, source: .preview))
     #expect(Self.detect(["XCODE_RUNNING_FOR_PREVIEWS": "0"]).context == .default)
   }
@@ -97,7 +106,9 @@ struct DependencyContextTests {
     ["/tmp/AppTests.xctest/Contents/MacOS/AppTests"],
   ])
   func testRunnersSelectTest(arguments: [String]) {
-    #expect(Self.detect(arguments: arguments) == ContextDetection(context: .test, source: .testRunner))
+    #expect(
+      Self.detect(arguments: arguments) == ContextDetection(context: .test, source: .testRunner)
+    )
   }
 
   @Test func xcodeTestVariablesSelectTest() {

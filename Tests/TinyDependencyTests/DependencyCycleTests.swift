@@ -5,18 +5,22 @@ import TinyDependency
 struct DependencyCycleTests {
   @Test func directCycleStopsWithItsPath() async throws {
     let result = try await #require(
-      processExitsWith: .failure, observing: [\.standardErrorContent]
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
     ) {
       _ = DependencyValues(context: .default)[SelfReadingKey.self]
     }
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(message.contains("dependency cycle in the default context: SelfReadingKey -> SelfReadingKey."))
+    #expect(
+      message.contains("dependency cycle in the default context: SelfReadingKey -> SelfReadingKey.")
+    )
     #expect(message.contains("read one of these dependencies lazily"))
   }
 
   @Test func threeKeyCycleNamesEveryKeyInOrder() async throws {
     let result = try await #require(
-      processExitsWith: .failure, observing: [\.standardErrorContent]
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
     ) {
       _ = DependencyValues(context: .test)[FeedKey.self]
     }
@@ -26,7 +30,8 @@ struct DependencyCycleTests {
 
   @Test func cycleThroughPropertyWrapperInAnInitializerIsFound() async throws {
     let result = try await #require(
-      processExitsWith: .failure, observing: [\.standardErrorContent]
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
     ) {
       _ = DependencyValues.current[ModelKey.self]
     }
@@ -36,7 +41,8 @@ struct DependencyCycleTests {
 
   @Test func transientCycleStopsToo() async throws {
     let result = try await #require(
-      processExitsWith: .failure, observing: [\.standardErrorContent]
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
     ) {
       _ = DependencyValues.current[TransientLoopKey.self]
     }
@@ -80,7 +86,9 @@ enum ModelKey: DependencyKey {
 }
 
 enum RepositoryKey: DependencyKey {
-  static var defaultValue: String { "repository of \(DependencyValues.current[ModelKey.self].summary)" }
+  static var defaultValue: String {
+    "repository of \(DependencyValues.current[ModelKey.self].summary)"
+  }
 }
 
 enum TransientLoopKey: DependencyKey {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TinyDependency
 
 @Suite("Declaring keys")

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import TinyDependency
 
 @Suite("An explicit container")

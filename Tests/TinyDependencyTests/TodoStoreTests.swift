@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+
 @testable import TinyDependencyExample
 
 @Suite("The example's to-do store with test values")
@@ -34,7 +35,8 @@ struct TodoStoreTests {
           "added \"Water the plants\" as todo-1",
           "completed \"Water the plants\"",
           "no to-do todo-99 to complete",
-        ])
+        ]
+      )
     }
   }
 
@@ -60,7 +62,9 @@ struct TodoStoreTests {
 
   @Test func liveExampleRunsAndPrintsItsWork() throws {
     let result = try run(
-      builtProduct("TinyDependencyExample"), environment: ["TINY_DEPENDENCY_CONTEXT": "live"])
+      builtProduct("TinyDependencyExample"),
+      environment: ["TINY_DEPENDENCY_CONTEXT": "live"]
+    )
     #expect(result.status == 0)
     #expect(result.standardOutput.contains("(context: default)"))
     #expect(result.standardOutput.contains("[x] Buy milk"))

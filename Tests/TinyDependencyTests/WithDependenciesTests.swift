@@ -48,7 +48,11 @@ struct WithDependenciesTests {
   @Test func throwingUpdateSkipsOperation() {
     var ran = false
     #expect(throws: Failure.self) {
-      try withDependencies { _ in throw Failure() } operation: { ran = true }
+      try withDependencies { _ in
+        throw Failure()
+      } operation: {
+        ran = true
+      }
     }
     #expect(!ran)
   }

@@ -131,7 +131,11 @@ final class DependencyStorage: @unchecked Sendable {
           continue
         }
         let frame = BuildFrame(
-          key: id, keyName: Key.debugName, context: context, parent: values.frame)
+          key: id,
+          keyName: Key.debugName,
+          context: context,
+          parent: values.frame
+        )
         entries[id] = .building(frame)
         mutex.unlock()
 
@@ -154,7 +158,11 @@ final class DependencyStorage: @unchecked Sendable {
     in values: DependencyValues
   ) -> Key.Value {
     let frame = BuildFrame(
-      key: id, keyName: Key.debugName, context: context, parent: values.frame)
+      key: id,
+      keyName: Key.debugName,
+      context: context,
+      parent: values.frame
+    )
     let value = build(key, frame: frame, in: values)
     values.frame?.record(id, inputs: frame.finish())
     return value

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TinyDependency
+
+@Suite("README.md and Examples.md show code that compiles and works")
+struct DocumentationTests {
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// A fenced ```swift block of a Markdown file.
+  struct CodeBlock: CustomStringConvertible {
+    var file: String
+    var line: Int
+    var lines: [String]
+    var description: String { "\(file):\(line)" }
+  }
+
+  /// The ```swift blocks of a Markdown file, except those preceded by `<!-- not compiled -->`.
+  static func codeBlocks(in file: String) throws -> [CodeBlock] {
+    let text = try String(
+      contentsOf: packageRoot.appendingPathComponent(file),
+      encoding: .utf8
+    )
+    var blocks: [CodeBlock] = []
+    var current: CodeBlock?
+    var skipNext = false
+    for (index, line) in text.components(separatedBy: "\n").enumerated() {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if var block = current {
+        if trimmed == "```" {
+          blocks.append(block)
+          current = nil
+        } else {
+          block.lines.append(line)
+          current = block
+        }
+      } else if trimmed == "```swift" {
+        if !skipNext { current = CodeBlock(file: file, line: index + 1, lines: []) }
+        skipNext = false
+      } else if trimmed.hasPrefix("<!-- not compiled") {
+        skipNext = true
+      } else if !trimmed.isEmpty {
+        skipNext = false
+      }
+    }
+    return blocks
+  }
+
+  /// Lines without indentation, blank lines and imports (the formatter moves imports up).
+  static func normalized(_ lines: [String]) -> [String] {
+    lines.map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+  }
+
+  static func compiledLines(_ file: String) throws -> [String] {
+    let url = packageRoot.appendingPathComponent("Tests/DocumentationTests/\(file)")
+    return normalized(try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n"))
+  }
+
+  static func contains(_ haystack: [String], _ needle: [String]) -> Bool {
+    guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
+    return (0...(haystack.count - needle.count)).contains {
+      Array(haystack[$0..<($0 + needle.count)]) == needle
+    }
+  }
+
+  // MARK: - Compiled copies
+
+  @Test(arguments: [
+    ("README.md", "ReadmeExamples.swift"), ("Examples.md", "GuideExamples.swift"),
+  ])
+  func everyCodeBlockIsCompiled(markdown: String, compiled: String) throws {
+    let blocks = try Self.codeBlocks(in: markdown)
+    #expect(blocks.count >= 4, "\(markdown) should show its examples in ```swift blocks")
+    let source = try Self.compiledLines(compiled)
+    for block in blocks where !Self.contains(source, Self.normalized(block.lines)) {
+      Issue.record("\(block) is not in Tests/DocumentationTests/\(compiled) line for line")
+    }
+  }
+
+  // MARK: - The examples do what the documents say
+
+  @Test func profileServiceFetchesAndSaves() async throws {
+    let user = try await profileOverrides()
+    #expect(user == User(id: 7, name: "Ada"))
+  }
+
+  @Test func profileServiceReadsTheDatabaseFirst() async throws {
+    let log = RecordingLogger()
+    let user = try await withDependencies {
+      $0.database = InMemoryDatabase([User(id: 3, name: "Cached")])
+      $0.auditLog = log
+    } operation: {
+      try await ProfileService().profile(id: 3)
+    }
+    #expect(user.name == "Cached")
+    #expect(log.messages.isEmpty)
+  }
+
+  @Test func eachRequestSeesItsOwnContainer() async {
+    async let first = serve(requestID: "r-1", name: "Ada")
+    async let second = serve(requestID: "r-2", name: "Grace")
+    #expect(await [first, second] == ["Hello, Ada!", "Hello, Grace!"])
+    #expect(DependencyValues.current.requestID.rawValue == "no-request")
+  }
+
+  @Test func requestContainerResolvesWithoutBinding() {
+    var request = DependencyValues(context: .default)
+    request.requestID = RequestID(rawValue: "r-9")
+    #expect(request.requestID.rawValue == "r-9")
+    #expect(request.storageDirectory != "/tmp/app-tests")
+    #expect(DependencyValues.current.storageDirectory == "/tmp/app-tests")
+  }
+
+  @Test func escapedWorkLogsInTheCallersScope() async {
+    let log = RecordingLogger()
+    await withDependencies {
+      $0.auditLog = log
+    } operation: {
+      await withCheckedContinuation { done in
+        reportInBackground("from dispatch") { done.resume() }
+      }
+      await reportDetached("from a detached task")
+    }
+    #expect(log.messages == ["from dispatch", "from a detached task"])
+  }
+
+  @Test func liveAPIClientIsNotUsedInTests() async throws {
+    let user = try await DependencyValues.current.apiClient.fetchUser(5)
+    #expect(user.name == "User 5")
+  }
+
+  @Test func readmeSnippetsRun() {
+    quickStart()
+    captureRules()
+    explicitContainer()
+    escaping()
+    #expect(DependencyValues.current.logger is PrintLogger)
+  }
+}

@@ -1,0 +1,92 @@
+// Compiled copies of the code blocks in README.md. DocumentationTests checks that every
+// ```swift block there appears here line for line; edit both together.
+
+import Dispatch
+import Testing
+import TinyDependency
+
+// MARK: - Quick start
+
+protocol Logger: Sendable {
+  func log(_ message: String)
+}
+
+struct PrintLogger: Logger {
+  var prefix = ""
+  func log(_ message: String) { print(prefix + message) }
+}
+
+private enum LoggerKey: DependencyKey {
+  static let defaultValue: any Logger = PrintLogger()
+  static let testValue: any Logger = PrintLogger(prefix: "[test] ")
+}
+
+extension DependencyValues {
+  var logger: any Logger {
+    get { self[LoggerKey.self] }
+    set { self[LoggerKey.self] = newValue }
+  }
+}
+
+final class Checkout {
+  @Dependency(\.logger) var logger
+
+  func pay(cents: Int) {
+    logger.log("charged \(cents) cents")
+  }
+}
+
+func quickStart() {
+  Checkout().pay(cents: 499)  // live: "charged 499 cents"; in tests: "[test] charged 499 cents"
+
+  withDependencies {
+    $0.logger = PrintLogger(prefix: "[scoped] ")
+  } operation: {
+    Checkout().pay(cents: 100)  // "[scoped] charged 100 cents"
+  }
+}
+
+// MARK: - Capture
+
+func captureRules() {
+  let checkout = withDependencies {
+    $0.logger = PrintLogger(prefix: "[made in scope] ")
+  } operation: {
+    Checkout()
+  }
+  checkout.pay(cents: 1)  // "[made in scope] charged 1 cents": it kept its scope
+
+  withDependencies {
+    $0.logger = PrintLogger(prefix: "[later] ")
+  } operation: {
+    checkout.pay(cents: 2)  // "[later] charged 2 cents": a newer override wins
+  }
+}
+
+// MARK: - Explicit containers
+
+func explicitContainer() {
+  var values = DependencyValues(context: .test)
+  values.logger = PrintLogger(prefix: "[request 42] ")
+  values.logger.log("resolved straight from the container")
+
+  withDependencies(values) {
+    Checkout().pay(cents: 250)  // "[request 42] charged 250 cents"
+  }
+}
+
+// MARK: - Escaping
+
+func escaping() {
+  withDependencies {
+    $0.logger = PrintLogger(prefix: "[escaped] ")
+  } operation: {
+    withEscapedDependencies { continuation in
+      DispatchQueue.global().async {
+        continuation.yield {
+          Checkout().pay(cents: 5)  // "[escaped] charged 5 cents"
+        }
+      }
+    }
+  }
+}
