@@ -19,6 +19,7 @@ let package = Package(
     .target(name: "TinyDependency"),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
+    .executableTarget(name: "TinyDependencyBenchmarks", dependencies: ["TinyDependency"]),
     .testTarget(
       name: "TinyDependencyTests",
       dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
