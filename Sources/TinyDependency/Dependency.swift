@@ -22,15 +22,22 @@ public struct Dependency<Value: Sendable>: Sendable {
   ///
   /// `nonisolated(unsafe)`: the key paths this wrapper is given name computed properties of
   /// ``DependencyValues``; a key path is immutable once formed and is only applied here.
-  nonisolated(unsafe) private let keyPath: KeyPath<DependencyValues, Value>?
-  private let keyReader: KeyReader<Value>?
-  private let capture: CapturedScope?
+  @usableFromInline
+  nonisolated(unsafe) let keyPath: KeyPath<DependencyValues, Value>?
+  @usableFromInline
+  let getter: (@Sendable (DependencyValues) -> Value)?
+  @usableFromInline
+  let keyReader: KeyReader<Value>?
+  @usableFromInline
+  let capture: CapturedScope?
 
   /// Creates a dependency read through a property registered on ``DependencyValues``.
   ///
   /// - Parameter keyPath: The registered property, such as `\.logger`.
+  @_disfavoredOverload
   public init(_ keyPath: KeyPath<DependencyValues, Value>) {
     self.keyPath = keyPath
+    self.getter = nil
     self.keyReader = nil
     self.capture = CapturedScope(DependencyValues.current)
   }
@@ -42,13 +49,22 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// ```
   ///
   /// - Parameter key: The key type.
+  public init(_ getter: @escaping @Sendable (DependencyValues) -> Value) {
+    self.keyPath = nil
+    self.getter = getter
+    self.keyReader = nil
+    self.capture = CapturedScope(DependencyValues.current)
+  }
+
   public init<Key: DependencyKey>(_ key: Key.Type) where Key.Value == Value {
     self.keyPath = nil
+    self.getter = nil
     self.keyReader = TypedKeyReader<Key>()
     self.capture = CapturedScope(DependencyValues.current)
   }
 
   /// The dependency's value in the current scope.
+  @inlinable
   public var wrappedValue: Value {
     let current = DependencyValues.current
     guard let capture, capture.values.storage !== current.storage else {
@@ -57,8 +73,9 @@ public struct Dependency<Value: Sendable>: Sendable {
     return read(capture.effectiveValues(current: current))
   }
 
-  @inline(__always)
-  private func read(_ values: DependencyValues) -> Value {
+  @inlinable @inline(__always)
+  func read(_ values: DependencyValues) -> Value {
+    if let getter { return getter(values) }
     if let keyPath { return values[keyPath: keyPath] }
     return keyReader!.read(values)
   }
@@ -67,7 +84,9 @@ public struct Dependency<Value: Sendable>: Sendable {
 /// Reads one key's value from a container; the key type is a generic parameter, not a capture.
 ///
 /// `@unchecked Sendable`: it has no state.
+@usableFromInline
 class KeyReader<Value: Sendable>: @unchecked Sendable {
+  @usableFromInline
   func read(_ values: DependencyValues) -> Value {
     fatalError("KeyReader.read is abstract")
   }
@@ -82,6 +101,7 @@ final class TypedKeyReader<Key: DependencyKey>: KeyReader<Key.Value>, @unchecked
 /// The scope a ``Dependency`` was created in, and how it combines with the scopes it is read in.
 ///
 /// `@unchecked Sendable`: `decisions` is guarded by `lock`; `values` is immutable.
+@usableFromInline
 final class CapturedScope: @unchecked Sendable {
   private enum Decision {
     /// The current scope already contains everything the captured one overrides.
@@ -93,14 +113,20 @@ final class CapturedScope: @unchecked Sendable {
   }
 
   private struct CachedDecision {
-    weak var scope: DependencyStorage?
-    let id: ObjectIdentifier
+    /// The ``DependencyStorage/serial`` of the scope read in: unique, and holds nothing alive.
+    let serial: UInt64
     let decision: Decision
   }
 
+  @usableFromInline
   let values: DependencyValues
   private let lock = Lock()
-  private var decisions: [CachedDecision] = []
+  /// Guarded by `lock`; behind a pointer so that reads skip dynamic exclusivity checks.
+  private let decisions: UnsafeMutablePointer<[CachedDecision]> = {
+    let pointer = UnsafeMutablePointer<[CachedDecision]>.allocate(capacity: 1)
+    pointer.initialize(to: [])
+    return pointer
+  }()
   private static let maximumCachedDecisions = 8
 
   /// Captures `current`, or returns nil when it is the process root, which adds nothing.
@@ -109,11 +135,17 @@ final class CapturedScope: @unchecked Sendable {
     self.values = current.detached
   }
 
+  deinit {
+    decisions.deinitialize(count: 1)
+    decisions.deallocate()
+  }
+
   /// The values to read from in `current`.
+  @usableFromInline
   func effectiveValues(current: DependencyValues) -> DependencyValues {
-    let id = ObjectIdentifier(current.storage)
+    let serial = current.storage.serial
     let cached = lock.withLock {
-      decisions.first { $0.id == id && $0.scope === current.storage }?.decision
+      decisions.pointee.first { $0.serial == serial }?.decision
     }
     let decision: Decision
     if let cached {
@@ -121,9 +153,10 @@ final class CapturedScope: @unchecked Sendable {
     } else {
       decision = decide(current: current)
       lock.withLock {
-        decisions.removeAll { $0.scope == nil }
-        if decisions.count >= Self.maximumCachedDecisions { decisions.removeFirst() }
-        decisions.append(CachedDecision(scope: current.storage, id: id, decision: decision))
+        if decisions.pointee.count >= Self.maximumCachedDecisions {
+          decisions.pointee.removeFirst()
+        }
+        decisions.pointee.append(CachedDecision(serial: serial, decision: decision))
       }
     }
     switch decision {
@@ -167,7 +200,7 @@ final class CapturedScope: @unchecked Sendable {
     var merged = values
     let storage = DependencyStorage(deriving: captured)
     for key in changed {
-      merged.overrides[key] = current.overrides[key]
+      if let box = current.overrides[key] { merged.overrides.set(key, box) }
       storage.markChanged(key)
     }
     if choseContext && current.context != captured.context {

@@ -28,10 +28,13 @@
 /// scope around it unless it overrides a key that value read while it was built.
 public struct DependencyValues: Sendable {
   /// The values set on this container and on the scopes it derives from.
-  var overrides: [ObjectIdentifier: AnyBox]
+  @usableFromInline
+  var overrides: PersistentMap
   /// The cache, context and scope identity.
+  @usableFromInline
   var storage: DependencyStorage
   /// The build this container was bound for, while a key's value is being built.
+  @usableFromInline
   var frame: BuildFrame?
 
   /// Creates an empty container whose values are built for `context`.
@@ -39,13 +42,13 @@ public struct DependencyValues: Sendable {
   /// - Parameter context: The context to build values for; nil detects it as described in
   ///   ``DependencyContext``.
   public init(context: DependencyContext? = nil) {
-    self.overrides = [:]
+    self.overrides = PersistentMap()
     self.storage = DependencyStorage(context: context)
     self.frame = nil
   }
 
   init(storage: DependencyStorage) {
-    self.overrides = [:]
+    self.overrides = PersistentMap()
     self.storage = storage
     self.frame = nil
   }
@@ -57,21 +60,41 @@ public struct DependencyValues: Sendable {
   /// only: copies made before are unaffected.
   ///
   /// - Parameter key: The key type.
+  @inlinable
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
     get {
+      // The fast path: an override, or a value already built here, with no build to record.
       let id = ObjectIdentifier(key)
-      if let box = overrides[id] {
-        if let frame { frame.record(id, inputs: []) }
-        return box.unbox(as: Key.Value.self)
+      if frame == nil {
+        if let box = overrides[id] {
+          return box.unbox(as: Key.Value.self)
+        }
+        if let box = storage.builtBox(for: id) {
+          return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
+        }
       }
-      return storage.value(for: key, id: id, in: self)
+      return resolve(key, id: id)
     }
     set {
-      let id = ObjectIdentifier(key)
-      prepareToMutate()
-      storage.markChanged(id)
-      overrides[id] = Box(newValue)
+      setOverride(Box(newValue), for: ObjectIdentifier(key))
     }
+  }
+
+  /// Reads a key the slow way: recording the read for a build in progress, or building.
+  @usableFromInline
+  func resolve<Key: DependencyKey>(_ key: Key.Type, id: ObjectIdentifier) -> Key.Value {
+    if let box = overrides[id] {
+      frame?.record(id, inputs: [])
+      return box.unbox(as: Key.Value.self)
+    }
+    return storage.value(for: key, id: id, in: self)
+  }
+
+  @usableFromInline
+  mutating func setOverride(_ box: AnyBox, for id: ObjectIdentifier) {
+    prepareToMutate()
+    storage.markChanged(id)
+    overrides.set(id, box)
   }
 
   /// The context this container builds values for.
@@ -112,6 +135,7 @@ extension DependencyValues {
   )
 
   /// The container bound to the current task; read through ``current``.
+  @usableFromInline
   @TaskLocal static var bound: DependencyValues = processRoot
 
   /// The container that dependencies are read from in the current task.
@@ -121,6 +145,7 @@ extension DependencyValues {
   /// scope it is a process-wide root container built for ``DependencyContext/detected``.
   /// Task-local values are **not** inherited by `Task.detached` or by Dispatch and other
   /// callbacks: use ``withEscapedDependencies(_:)`` for those.
+  @inlinable
   public static var current: DependencyValues { bound }
 
   /// Runs `operation` with `values` bound as ``current``.

@@ -23,6 +23,9 @@ let allocationCases: [String: @MainActor (_ run: (_ read: () -> Void) -> Void) -
       pointer.deallocate()
     }
   },
+  "allocations.raw.unbound": { run in
+    run { consume(rawRead()) }
+  },
   "allocations.dependency.root": { run in
     let model = Model()
     run { consume(model.value) }

@@ -5,12 +5,19 @@
 ///
 /// `@unchecked Sendable`: the box has no state of its own; its subclass holds one `let` of a
 /// `Sendable` type.
-class AnyBox: @unchecked Sendable {}
+@usableFromInline
+class AnyBox: @unchecked Sendable {
+  @usableFromInline
+  init() {}
+}
 
 /// A box holding a value of one key's `Value` type.
+@usableFromInline
 final class Box<Value: Sendable>: AnyBox, @unchecked Sendable {
+  @usableFromInline
   let value: Value
 
+  @usableFromInline
   init(_ value: Value) {
     self.value = value
   }
@@ -18,7 +25,7 @@ final class Box<Value: Sendable>: AnyBox, @unchecked Sendable {
 
 extension AnyBox {
   /// The boxed value, read as `Key.Value`. Only valid for a box stored under `Key`.
-  @inline(__always)
+  @inlinable @inline(__always)
   func unbox<Value: Sendable>(as type: Value.Type) -> Value {
     unsafeDowncast(self, to: Box<Value>.self).value
   }

@@ -5,6 +5,7 @@
 /// lookup. Frames link to the build that triggered them; that chain is how a cycle is found.
 ///
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`; the rest is immutable.
+@usableFromInline
 final class BuildFrame: @unchecked Sendable {
   let key: ObjectIdentifier
   let keyName: String

@@ -17,6 +17,7 @@ struct BuiltValue: Sendable {
 /// `context` and `choosesContext` are written only while the storage is uniquely referenced
 /// and not yet frozen (see `DependencyValues.prepareToMutate()`), that is, before any other
 /// thread can see it; afterwards they are immutable.
+@usableFromInline
 final class DependencyStorage: @unchecked Sendable {
   private enum Entry {
     case building(BuildFrame)
@@ -27,6 +28,8 @@ final class DependencyStorage: @unchecked Sendable {
   let parent: DependencyStorage?
   /// The number of storages above this one.
   let depth: Int
+  /// A number no other storage of this process has, to recognize it without keeping it alive.
+  let serial: UInt64 = DependencyStorage.nextSerial()
   /// Whether this is the storage of the process-wide root that is current when nothing is bound.
   let isProcessRoot: Bool
   /// Keys overridden in this storage relative to `parent`.
@@ -37,8 +40,33 @@ final class DependencyStorage: @unchecked Sendable {
   private(set) var choosesContext: Bool
 
   private let mutex = ConditionMutex()
-  private var isFrozen = false
-  private var entries: [ObjectIdentifier: Entry] = [:]
+
+  /// The state `mutex` guards. It lives behind a pointer so that accesses, already serialized by
+  /// the mutex, skip the dynamic exclusivity checks a class's stored `var` would get.
+  private struct Guarded {
+    var isFrozen = false
+    var entries: [ObjectIdentifier: Entry] = [:]
+  }
+
+  /// The boxes of `entries` that are built, for reads that take no lock. Inserts happen with
+  /// `mutex` held; `entries` keeps every box alive.
+  private let builtIndex = BuiltIndex()
+
+  private let guarded: UnsafeMutablePointer<Guarded> = {
+    let pointer = UnsafeMutablePointer<Guarded>.allocate(capacity: 1)
+    pointer.initialize(to: Guarded())
+    return pointer
+  }()
+
+  private var isFrozen: Bool {
+    get { guarded.pointee.isFrozen }
+    _modify { yield &guarded.pointee.isFrozen }
+  }
+
+  private var entries: [ObjectIdentifier: Entry] {
+    get { guarded.pointee.entries }
+    _modify { yield &guarded.pointee.entries }
+  }
 
   /// Creates a root storage.
   init(context: DependencyContext?, isProcessRoot: Bool = false) {
@@ -47,6 +75,21 @@ final class DependencyStorage: @unchecked Sendable {
     self.isProcessRoot = isProcessRoot
     self.context = context ?? ContextDetection.process.context
     self.choosesContext = context != nil
+  }
+
+  private static let serialLock = Lock()
+  nonisolated(unsafe) private static var lastSerial: UInt64 = 0
+
+  private static func nextSerial() -> UInt64 {
+    serialLock.withLock {
+      lastSerial += 1
+      return lastSerial
+    }
+  }
+
+  deinit {
+    guarded.deinitialize(count: 1)
+    guarded.deallocate()
   }
 
   /// Creates a storage derived from `parent`, with nothing changed yet.
@@ -78,6 +121,14 @@ final class DependencyStorage: @unchecked Sendable {
   }
 
   // MARK: - Resolving
+
+  /// The value already built here for `id`, if any: the fast path of every read.
+  ///
+  /// The box is unretained; it lives as long as this storage.
+  @usableFromInline
+  func builtBox(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
+    builtIndex.box(for: id)
+  }
 
   /// Returns the value of `Key`, building it on first use.
   @inline(__always)
@@ -128,6 +179,7 @@ final class DependencyStorage: @unchecked Sendable {
       case nil:
         if let inherited {
           entries[id] = .built(inherited)
+          builtIndex.insert(id, inherited.box)
           continue
         }
         let frame = BuildFrame(
@@ -144,6 +196,7 @@ final class DependencyStorage: @unchecked Sendable {
 
         mutex.lock()
         entries[id] = .built(built)
+        builtIndex.insert(id, built.box)
         mutex.broadcast()
         mutex.unlock()
         values.frame?.record(id, inputs: built.inputs)

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import TinyDependency
+
+@Suite("The persistent map behind overrides, and the index of built values")
+struct PersistentMapTests {
+  /// Distinct object identities to use as keys.
+  final class Token {}
+
+  @Test func agreesWithADictionaryAndLeavesCopiesAlone() {
+    let tokens = (0..<2_000).map { _ in Token() }
+    var generator = SystemRandomNumberGenerator()
+    var map = PersistentMap()
+    var reference: [ObjectIdentifier: Int] = [:]
+    var snapshots: [(PersistentMap, [ObjectIdentifier: Int])] = []
+    for step in 0..<5_000 {
+      let key = ObjectIdentifier(tokens[Int.random(in: 0..<tokens.count, using: &generator)])
+      map.set(key, Box(step))
+      reference[key] = step
+      if step % 500 == 0 { snapshots.append((map, reference)) }
+    }
+    #expect(map.count == reference.count)
+    #expect(Set(map.keys) == Set(reference.keys))
+    for (key, value) in reference {
+      #expect(map[key]?.unbox(as: Int.self) == value)
+    }
+    for token in tokens.prefix(50) where reference[ObjectIdentifier(token)] == nil {
+      #expect(map[ObjectIdentifier(token)] == nil)
+    }
+    for (snapshot, expected) in snapshots {
+      #expect(snapshot.count == expected.count)
+      #expect(expected.allSatisfy { snapshot[$0.key]?.unbox(as: Int.self) == $0.value })
+    }
+  }
+
+  @Test func builtIndexFindsEveryInsertedBoxWhileGrowing() {
+    let tokens = (0..<3_000).map { _ in Token() }
+    let boxes = tokens.indices.map { Box($0) }
+    let index = BuiltIndex()
+    for (position, token) in tokens.enumerated() {
+      index.insert(ObjectIdentifier(token), boxes[position])
+      #expect(index.box(for: ObjectIdentifier(token))?.takeUnretainedValue() === boxes[position])
+    }
+    let missing = tokens.indices.filter { position in
+      index.box(for: ObjectIdentifier(tokens[position]))?.takeUnretainedValue() !== boxes[position]
+    }
+    #expect(missing.isEmpty)
+    #expect(index.box(for: ObjectIdentifier(Token())) == nil)
+  }
+
+  @Test func readersSeeConsistentBoxesWhileAWriterGrowsTheIndex() {
+    let tokens = (0..<4_000).map { _ in Token() }
+    let boxes = tokens.indices.map { Box($0) }
+    let index = BuiltIndex()
+    let ids = tokens.map(ObjectIdentifier.init)
+    let results = onThreads(3) { thread in
+      if thread == 0 {
+        for position in ids.indices { index.insert(ids[position], boxes[position]) }
+        return 0
+      }
+      var wrong = 0
+      for _ in 0..<20 {
+        for position in ids.indices {
+          if let box = index.box(for: ids[position]),
+            box.takeUnretainedValue().unbox(as: Int.self) != position
+          {
+            wrong += 1
+          }
+        }
+      }
+      return wrong
+    }
+    #expect(results == [0, 0, 0])
+  }
+}
