@@ -45,18 +45,11 @@ public struct Dependency<Value: Sendable>: Sendable {
     self.capture = CapturedScope(DependencyValues.current)
   }
 
-  /// Creates a dependency read directly by its key type.
-  ///
-  /// ```swift
-  /// @Dependency(LoggerKey.self) var logger
-  /// ```
-  ///
-  /// - Parameter key: The key type.
   /// Creates a dependency read through a function of the container.
   ///
   /// A key path literal such as `\.logger` converts to this form (SE-0249), which the compiler
   /// turns into a direct call of the property's getter: several times cheaper per read than
-  /// applying a `KeyPath` value, which ``init(_:)-(KeyPath<DependencyValues,Value>)`` still
+  /// applying a `KeyPath` value, which the key path initializer still
   /// accepts.
   ///
   /// - Parameter getter: Reads the dependency from a container, such as `{ $0.logger }`.
@@ -67,6 +60,13 @@ public struct Dependency<Value: Sendable>: Sendable {
     self.capture = CapturedScope(DependencyValues.current)
   }
 
+  /// Creates a dependency read directly by its key type.
+  ///
+  /// ```swift
+  /// @Dependency(LoggerKey.self) var logger
+  /// ```
+  ///
+  /// - Parameter key: The key type.
   public init<Key: DependencyKey>(_ key: Key.Type) where Key.Value == Value {
     self.keyPath = nil
     self.getter = nil
