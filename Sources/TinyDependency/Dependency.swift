@@ -78,7 +78,7 @@ public struct Dependency<Value: Sendable>: Sendable {
   @inlinable
   public var wrappedValue: Value {
     let current = DependencyValues.current
-    guard let capture, capture.values.storage !== current.storage else {
+    guard let capture, capture.serial != current.storage.serial else {
       return read(current)
     }
     return read(capture.effectiveValues(current: current))
@@ -111,7 +111,12 @@ final class TypedKeyReader<Key: DependencyKey>: KeyReader<Key.Value>, @unchecked
 
 /// The scope a ``Dependency`` was created in, and how it combines with the scopes it is read in.
 ///
-/// `@unchecked Sendable`: `decisions` is guarded by `lock`; `values` is immutable.
+/// A wrapper made while a key's value is being built is usually part of that value, which the
+/// container caches: it holds the container weakly, or the two would keep each other alive.
+/// Once that container is gone, the wrapper reads from the current scope alone.
+///
+/// `@unchecked Sendable`: `decisions` is guarded by `lock`; the rest is immutable after `init`
+/// (`weakStorage` is a weak reference, which the runtime makes safe to load from any thread).
 @usableFromInline
 final class CapturedScope: @unchecked Sendable {
   private enum Decision {
@@ -129,8 +134,13 @@ final class CapturedScope: @unchecked Sendable {
     let decision: Decision
   }
 
+  /// The ``DependencyStorage/serial`` of the captured scope, compared on every read.
   @usableFromInline
-  let values: DependencyValues
+  let serial: UInt64
+  private let overrides: PersistentMap
+  private let strongStorage: DependencyStorage?
+  private weak var weakStorage: DependencyStorage?
+
   private let lock = Lock()
   /// Guarded by `lock`; behind a pointer so that reads skip dynamic exclusivity checks.
   private let decisions: UnsafeMutablePointer<[CachedDecision]> = {
@@ -141,9 +151,18 @@ final class CapturedScope: @unchecked Sendable {
   private static let maximumCachedDecisions = 8
 
   /// Captures `current`, or returns nil when it is the process root, which adds nothing.
+  @usableFromInline
   init?(_ current: DependencyValues) {
     guard !current.storage.isProcessRoot else { return nil }
-    self.values = current.detached
+    current.storage.freeze()
+    serial = current.storage.serial
+    overrides = current.overrides
+    if current.frame != nil {
+      strongStorage = nil
+      weakStorage = current.storage
+    } else {
+      strongStorage = current.storage
+    }
   }
 
   deinit {
@@ -151,30 +170,47 @@ final class CapturedScope: @unchecked Sendable {
     decisions.deallocate()
   }
 
+  /// The captured values, or nil when they were held weakly and are gone.
+  var values: DependencyValues? {
+    guard let storage = strongStorage ?? weakStorage else { return nil }
+    var values = DependencyValues(storage: storage)
+    values.overrides = overrides
+    return values
+  }
+
   /// The values to read from in `current`.
   @usableFromInline
   func effectiveValues(current: DependencyValues) -> DependencyValues {
     let serial = current.storage.serial
-    let cached = lock.withLock {
+    var decision = lock.withLock {
       decisions.pointee.first { $0.serial == serial }?.decision
     }
-    let decision: Decision
-    if let cached {
-      decision = cached
-    } else {
-      decision = decide(current: current)
-      lock.withLock {
-        if decisions.pointee.count >= Self.maximumCachedDecisions {
-          decisions.pointee.removeFirst()
+    if decision == nil {
+      guard let captured = values else { return current }
+      let decided = decide(captured: captured, current: current)
+      if case .merged = decided, strongStorage == nil {
+        // Caching a merged scope, which holds the captured storage, would keep that storage
+        // alive through the value it built; use it for this read only.
+        decision = decided
+      } else {
+        decision = lock.withLock {
+          // Another thread may have decided first: use one decision, so a value is built once.
+          if let earlier = decisions.pointee.first(where: { $0.serial == serial }) {
+            return earlier.decision
+          }
+          if decisions.pointee.count >= Self.maximumCachedDecisions {
+            decisions.pointee.removeFirst()
+          }
+          decisions.pointee.append(CachedDecision(serial: serial, decision: decided))
+          return decided
         }
-        decisions.pointee.append(CachedDecision(serial: serial, decision: decision))
       }
     }
-    switch decision {
+    switch decision! {
     case .current:
       return current
     case .captured:
-      var result = values
+      guard var result = values else { return current }
       result.frame = current.frame
       return result
     case .merged(let merged):
@@ -184,8 +220,9 @@ final class CapturedScope: @unchecked Sendable {
     }
   }
 
-  private func decide(current: DependencyValues) -> Decision {
+  private func decide(captured values: DependencyValues, current: DependencyValues) -> Decision {
     let captured = values.storage
+    current.storage.freeze()
     if current.storage.isProcessRoot { return .captured }
 
     // The nearest scope both derive from, if any.

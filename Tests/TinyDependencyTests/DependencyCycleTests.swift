@@ -50,6 +50,13 @@ struct DependencyCycleTests {
     #expect(message.contains("TransientLoopKey -> TransientLoopKey."))
   }
 
+  @Test func readingTheSameKeyForAnotherContextIsNoCycle() async {
+    await #expect(processExitsWith: .success) {
+      let value = DependencyValues(context: .test)[WrappingKey.self]
+      precondition(value == "wrapped(live)")
+    }
+  }
+
   @Test func readingTheSameKeyTwiceInOneBuildIsNoCycle() {
     let values = DependencyValues(context: .default)
     #expect(values[TwiceReaderKey.self] == "leaf+leaf")
@@ -100,5 +107,17 @@ enum TwiceReaderKey: DependencyKey {
   static var defaultValue: String {
     let values = DependencyValues.current
     return values.leaf + "+" + values.leaf
+  }
+}
+
+/// A test value that wraps the live one: it reads its own key, in another context.
+enum WrappingKey: DependencyKey {
+  static let defaultValue = "live"
+  static var testValue: String {
+    withDependencies {
+      $0.context = .default
+    } operation: {
+      "wrapped(\(DependencyValues.current[WrappingKey.self]))"
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Testing
-import TinyDependency
+
+@testable import TinyDependency
 
 @Suite("The @Dependency property wrapper")
 struct DependencyTests {
@@ -142,4 +143,78 @@ struct DependencyTests {
     }
     #expect(seen == Array(repeating: "shared capture", count: 8))
   }
+
+  // MARK: - Capture inside builds, races, lifetimes
+
+  @Test func objectBuiltAsAValueReadsItsContainerWithoutKeepingItAlive() {
+    weak var weakStorage: AnyObject?
+    do {
+      var request = DependencyValues(context: .test)
+      request.greeting = "r-42"
+      let handler = request[HandlerKey.self]
+      #expect(withDependencies(request) { handler.greeting } == "r-42")
+      weakStorage = request.storage
+    }
+    #expect(weakStorage == nil, "the container leaked through a value it built")
+  }
+
+  @Test func valueThatOutlivesItsContainerReadsTheCurrentScope() {
+    let handler = withDependencies(
+      { $0.greeting = "gone" },
+      operation: {
+        DependencyValues(context: .test)[HandlerKey.self]
+      }
+    )
+    #expect(handler.greeting == "hello")
+  }
+
+  @Test func overrideWinsAfterAContainerWasUsedForATransientRead() {
+    let greeter = withDependencies {
+      $0.greeting = "captured"
+    } operation: {
+      Greeter()
+    }
+    var values = DependencyValues(context: .test)
+    #expect(values[TransientGreetingKey.self] == "hello")
+    values.greeting = "mine"
+    #expect(withDependencies(values) { greeter.greeting } == "mine")
+  }
+
+  @Test func concurrentFirstReadsThroughACaptureBuildOnce() {
+    for round in 0..<200 {
+      let log = BuildLog()
+      let greeter = withDependencies {
+        $0.buildLog = log
+        $0.greeting = "captured \(round)"
+      } operation: {
+        Greeter()
+      }
+      let scope = withDependencies {
+        $0.leaf = "elsewhere"
+      } operation: {
+        withEscapedDependencies { $0 }
+      }
+      let names = onThreads(4) { _ in scope.yield { greeter.service.name } }
+      #expect(names == Array(repeating: "greeter says captured \(round)", count: 4))
+      #expect(log.count("Greeter") == 1)
+    }
+  }
+}
+
+/// A handler built as a dependency value, with a wrapper of its own.
+///
+/// `@unchecked Sendable`: a property wrapper's backing storage is always a `var`, but
+/// `Dependency` has no setter, so nothing ever writes it after `init`.
+final class Handler: @unchecked Sendable {
+  @Dependency(\.greeting) var greetingWrapper
+  var greeting: String { greetingWrapper }
+}
+
+enum HandlerKey: DependencyKey {
+  static var defaultValue: Handler { Handler() }
+}
+
+enum TransientGreetingKey: DependencyKey {
+  static var defaultValue: String { DependencyValues.current.greeting }
+  static var lifetime: DependencyLifetime { .transient }
 }

@@ -42,15 +42,17 @@ final class BuildFrame: @unchecked Sendable {
 
   private var isActive: Bool { lock.withLock { !isFinished } }
 
-  /// The active frames from the outermost build down to this one, if one of them builds `key`.
-  func cyclePath(reentering key: ObjectIdentifier) -> [BuildFrame]? {
+  /// The active frames from the outermost build down to this one, if one of them builds `key`
+  /// for `context`. A key may be read again for another context (a test value that wraps the
+  /// live one, say): that is not a cycle.
+  func cyclePath(reentering key: ObjectIdentifier, in context: DependencyContext) -> [BuildFrame]? {
     var chain: [BuildFrame] = []
     var frame: BuildFrame? = self
     var found = false
     while let current = frame {
       if current.isActive {
         chain.append(current)
-        if current.key == key {
+        if current.key == key && current.context == context {
           found = true
           break
         }

@@ -29,6 +29,7 @@ final class DependencyStorage: @unchecked Sendable {
   /// The number of storages above this one.
   let depth: Int
   /// A number no other storage of this process has, to recognize it without keeping it alive.
+  @usableFromInline
   let serial: UInt64 = DependencyStorage.nextSerial()
   /// Whether this is the storage of the process-wide root that is current when nothing is bound.
   let isProcessRoot: Bool
@@ -168,7 +169,7 @@ final class DependencyStorage: @unchecked Sendable {
 
       case .building(let frame)?:
         if let chain = values.frame, chain.chainContains(frame),
-          let path = chain.cyclePath(reentering: id)
+          let path = chain.cyclePath(reentering: id, in: context)
         {
           mutex.unlock()
           reportCycle(path, reentering: Key.debugName)
@@ -210,6 +211,7 @@ final class DependencyStorage: @unchecked Sendable {
     id: ObjectIdentifier,
     in values: DependencyValues
   ) -> Key.Value {
+    freeze()
     let frame = BuildFrame(
       key: id,
       keyName: Key.debugName,
@@ -227,7 +229,7 @@ final class DependencyStorage: @unchecked Sendable {
     frame: BuildFrame,
     in values: DependencyValues
   ) -> Key.Value {
-    if let path = values.frame?.cyclePath(reentering: frame.key) {
+    if let path = values.frame?.cyclePath(reentering: frame.key, in: frame.context) {
       reportCycle(path, reentering: Key.debugName)
     }
     var scoped = values

@@ -1,19 +1,21 @@
 /// An immutable hash map from key types to boxed values, with structural sharing.
 ///
-/// A hash array mapped trie: each node holds up to 32 slots selected by 5 bits of the key's
-/// hash, so a lookup touches one node per 32× more entries, and setting a key copies only the
-/// nodes on its path. That keeps entering a scope as cheap with 1,000 keys overridden as with
-/// none, which a copied `Dictionary` is not. The hash multiplies the key's address by an odd
-/// constant, a bijection on 64-bit values, so two keys never share a full hash and no
-/// collision buckets are needed.
+/// Two parts. The newest entries sit in a short linked list of one-entry layers, so setting a
+/// key (what entering a scope does) allocates one small object whatever the map holds. When
+/// the list reaches ``maximumLayers``, its entries move into a hash array mapped trie: each trie
+/// node holds up to 32 slots selected by 5 bits of the key's hash, and an insertion copies only
+/// the nodes on its path. A lookup scans at most ``maximumLayers`` layers, then one trie node
+/// per 32× more entries. The hash multiplies the key's address by an odd constant, a bijection
+/// on 64-bit values, so two keys never share a full hash and no collision buckets are needed.
 @usableFromInline
 struct PersistentMap: Sendable {
   @usableFromInline
   var root: PersistentMapNode?
-
-  /// The number of keys in the map.
   @usableFromInline
-  private(set) var count = 0
+  var top: PersistentMapLayer?
+
+  /// How many layers may stack up before they move into the trie.
+  static let maximumLayers = 8
 
   @inlinable
   init() {}
@@ -26,6 +28,11 @@ struct PersistentMap: Sendable {
   /// The value for `key`, if set.
   @inlinable
   subscript(key: ObjectIdentifier) -> AnyBox? {
+    var layer = top
+    while let current = layer {
+      if current.key == key { return current.box }
+      layer = current.next
+    }
     guard var node = root else { return nil }
     var hash = Self.hash(key)
     while true {
@@ -42,25 +49,60 @@ struct PersistentMap: Sendable {
     }
   }
 
-  /// Sets `value` for `key`, copying only the nodes on its path.
+  /// Sets `value` for `key` without changing any map that shares storage with this one.
   mutating func set(_ key: ObjectIdentifier, _ value: AnyBox) {
-    let hash = Self.hash(key)
-    let (node, added) = (root ?? PersistentMapNode.empty).inserting(
-      key,
-      value,
-      hash: hash,
-      shift: 0
-    )
-    root = node
-    if added { count += 1 }
+    let depth = (top?.depth ?? 0) + 1
+    if depth > Self.maximumLayers {
+      var layers: [PersistentMapLayer] = []
+      var layer = top
+      while let current = layer {
+        layers.append(current)
+        layer = current.next
+      }
+      var node = root ?? PersistentMapNode.empty
+      for layer in layers.reversed() {
+        node = node.inserting(layer.key, layer.box, hash: Self.hash(layer.key), shift: 0).node
+      }
+      root = node
+      top = nil
+    }
+    top = PersistentMapLayer(key: key, box: value, next: top)
   }
 
   /// The keys in the map, in no particular order.
   var keys: [ObjectIdentifier] {
-    var result: [ObjectIdentifier] = []
-    result.reserveCapacity(count)
-    root?.collectKeys(into: &result)
-    return result
+    var result: Set<ObjectIdentifier> = []
+    var layer = top
+    while let current = layer {
+      result.insert(current.key)
+      layer = current.next
+    }
+    var trieKeys: [ObjectIdentifier] = []
+    root?.collectKeys(into: &trieKeys)
+    result.formUnion(trieKeys)
+    return Array(result)
+  }
+
+  /// The number of keys in the map.
+  var count: Int { keys.count }
+}
+
+/// One entry set on top of a ``PersistentMap``'s trie, and the layers set before it.
+@usableFromInline
+final class PersistentMapLayer: Sendable {
+  @usableFromInline
+  let key: ObjectIdentifier
+  @usableFromInline
+  let box: AnyBox
+  @usableFromInline
+  let next: PersistentMapLayer?
+  let depth: Int
+
+  init(key: ObjectIdentifier, box: AnyBox, next: PersistentMapLayer?) {
+    self.key = key
+    self.box = box
+    self.next = next
+    self.depth = (next?.depth ?? 0) + 1
   }
 }
 
