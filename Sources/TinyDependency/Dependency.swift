@@ -125,7 +125,7 @@ final class CapturedScope: @unchecked Sendable {
     /// The current scope adds nothing since the captured one: read from it.
     case captured
     /// Both added overrides: the captured scope with the current one's newer overrides on top.
-    case merged(DependencyValues)
+    case merged(DependencyStorage)
   }
 
   private struct CachedDecision {
@@ -137,7 +137,6 @@ final class CapturedScope: @unchecked Sendable {
   /// The ``DependencyStorage/serial`` of the captured scope, compared on every read.
   @usableFromInline
   let serial: UInt64
-  private let overrides: PersistentMap
   private let strongStorage: DependencyStorage?
   private weak var weakStorage: DependencyStorage?
 
@@ -156,7 +155,6 @@ final class CapturedScope: @unchecked Sendable {
     guard !current.storage.isProcessRoot else { return nil }
     current.storage.freeze()
     serial = current.storage.serial
-    overrides = current.overrides
     if current.frame != nil {
       strongStorage = nil
       weakStorage = current.storage
@@ -173,9 +171,7 @@ final class CapturedScope: @unchecked Sendable {
   /// The captured values, or nil when they were held weakly and are gone.
   var values: DependencyValues? {
     guard let storage = strongStorage ?? weakStorage else { return nil }
-    var values = DependencyValues(storage: storage)
-    values.overrides = overrides
-    return values
+    return DependencyValues(storage: storage)
   }
 
   /// The values to read from in `current`.
@@ -214,7 +210,7 @@ final class CapturedScope: @unchecked Sendable {
       result.frame = current.frame
       return result
     case .merged(let merged):
-      var result = merged
+      var result = DependencyValues(storage: merged)
       result.frame = current.frame
       return result
     }
@@ -245,17 +241,14 @@ final class CapturedScope: @unchecked Sendable {
       choseContext = choseContext || scope.choosesContext
       node = scope.parent
     }
-    var merged = values
     let storage = DependencyStorage(deriving: captured)
     for key in changed {
-      if let box = current.overrides[key] { merged.overrides.set(key, box) }
-      storage.markChanged(key)
+      if let box = current.overrides[key] { storage.setOverride(box, for: key) }
     }
     if choseContext && current.context != captured.context {
       storage.choose(current.context)
     }
     storage.freeze()
-    merged.storage = storage
-    return .merged(merged)
+    return .merged(storage)
   }
 }

@@ -27,10 +27,8 @@
 /// the same container (see ``DependencyLifetime``). A nested scope reuses a value built by the
 /// scope around it unless it overrides a key that value read while it was built.
 public struct DependencyValues: Sendable {
-  /// The values set on this container and on the scopes it derives from.
-  @usableFromInline
-  var overrides: PersistentMap
-  /// The cache, context and scope identity.
+  /// The overrides, cache, context and scope identity: one reference, so copying a container
+  /// (which every read of ``current`` does) costs one retain.
   @usableFromInline
   var storage: DependencyStorage
   /// The build this container was bound for, while a key's value is being built.
@@ -42,13 +40,11 @@ public struct DependencyValues: Sendable {
   /// - Parameter context: The context to build values for; nil detects it as described in
   ///   ``DependencyContext``.
   public init(context: DependencyContext? = nil) {
-    self.overrides = PersistentMap()
     self.storage = DependencyStorage(context: context)
     self.frame = nil
   }
 
   init(storage: DependencyStorage) {
-    self.overrides = PersistentMap()
     self.storage = storage
     self.frame = nil
   }
@@ -66,7 +62,7 @@ public struct DependencyValues: Sendable {
       // The fast path: an override, or a value already built here, with no build to record.
       let id = ObjectIdentifier(key)
       if frame == nil {
-        if let box = overrides[id] {
+        if let box = storage.overrides[id] {
           return box.unbox(as: Key.Value.self)
         }
         if let box = storage.builtBox(for: id) {
@@ -83,7 +79,7 @@ public struct DependencyValues: Sendable {
   /// Reads a key the slow way: recording the read for a build in progress, or building.
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, id: ObjectIdentifier) -> Key.Value {
-    if let box = overrides[id] {
+    if let box = storage.overrides[id] {
       frame?.record(id, inputs: [])
       return box.unbox(as: Key.Value.self)
     }
@@ -93,8 +89,7 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   mutating func setOverride(_ box: AnyBox, for id: ObjectIdentifier) {
     prepareToMutate()
-    storage.markChanged(id)
-    overrides.set(id, box)
+    storage.setOverride(box, for: id)
   }
 
   /// The context this container builds values for.
@@ -118,6 +113,9 @@ public struct DependencyValues: Sendable {
     }
   }
 
+  /// The values set on this container and on the scopes it derives from.
+  var overrides: PersistentMap { storage.overrides }
+
   /// The container with no build frame attached, for capturing beyond the current build.
   var detached: DependencyValues {
     var copy = self
@@ -130,13 +128,16 @@ public struct DependencyValues: Sendable {
 
 extension DependencyValues {
   /// The container that is current when nothing is bound: built for the detected context.
+  @usableFromInline
   static let processRoot = DependencyValues(
     storage: DependencyStorage(context: nil, isProcessRoot: true)
   )
 
-  /// The container bound to the current task; read through ``current``.
+  /// The container bound to the current task, or nil for the process root; read through
+  /// ``current``. Unbound reads return the root from a global constant, which needs no retain of
+  /// a shared object, so reads outside any scope scale across threads.
   @usableFromInline
-  @TaskLocal static var bound: DependencyValues = processRoot
+  @TaskLocal static var bound: DependencyValues?
 
   /// The container that dependencies are read from in the current task.
   ///
@@ -146,7 +147,7 @@ extension DependencyValues {
   /// Task-local values are **not** inherited by `Task.detached` or by Dispatch and other
   /// callbacks: use ``withEscapedDependencies(_:)`` for those.
   @inlinable
-  public static var current: DependencyValues { bound }
+  public static var current: DependencyValues { bound ?? processRoot }
 
   /// Runs `operation` with `values` bound as ``current``.
   func bind<R>(_ operation: () throws -> R) rethrows -> R {

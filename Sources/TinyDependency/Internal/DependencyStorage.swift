@@ -13,10 +13,11 @@ struct BuiltValue: Sendable {
 /// storage reuses a value built by an ancestor when none of the keys that value read were
 /// overridden in between.
 ///
-/// `@unchecked Sendable`: `entries` and `isFrozen` are guarded by `mutex`. `changedKeys`,
-/// `context` and `choosesContext` are written only while the storage is uniquely referenced
-/// and not yet frozen (see `DependencyValues.prepareToMutate()`), that is, before any other
-/// thread can see it; afterwards they are immutable.
+/// `@unchecked Sendable`: `entries` and `isFrozen` are guarded by `mutex`. `overrides`,
+/// `changedKeys`, `context` and `choosesContext` are written only while the storage is uniquely
+/// referenced and not yet frozen (see `DependencyValues.prepareToMutate()`), that is, before
+/// any other thread can see it; afterwards they are immutable, which is also why `overrides`
+/// skips dynamic exclusivity checks.
 @usableFromInline
 final class DependencyStorage: @unchecked Sendable {
   private enum Entry {
@@ -33,6 +34,9 @@ final class DependencyStorage: @unchecked Sendable {
   let serial: UInt64 = DependencyStorage.nextSerial()
   /// Whether this is the storage of the process-wide root that is current when nothing is bound.
   let isProcessRoot: Bool
+  /// The values set on this storage and on the ones it derives from.
+  @usableFromInline @exclusivity(unchecked)
+  private(set) var overrides: PersistentMap
   /// Keys overridden in this storage relative to `parent`.
   private(set) var changedKeys: Set<ObjectIdentifier> = []
   /// The context values are built for.
@@ -74,6 +78,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.parent = nil
     self.depth = 0
     self.isProcessRoot = isProcessRoot
+    self.overrides = PersistentMap()
     self.context = context ?? ContextDetection.process.context
     self.choosesContext = context != nil
   }
@@ -98,6 +103,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.parent = parent
     self.depth = parent.depth + 1
     self.isProcessRoot = false
+    self.overrides = parent.overrides
     self.context = parent.context
     self.choosesContext = false
   }
@@ -108,11 +114,19 @@ final class DependencyStorage: @unchecked Sendable {
   var isMutable: Bool { mutex.withLock { !isFrozen } }
 
   /// Prevents further in-place changes; called before the storage is shared or read from.
+  ///
+  /// The first call also compacts the overrides (see ``PersistentMap/compacted()``), so that
+  /// scopes nested inside this one start from a short lookup path.
   func freeze() {
-    mutex.withLock { isFrozen = true }
+    mutex.lock()
+    defer { mutex.unlock() }
+    guard !isFrozen else { return }
+    overrides = overrides.compacted()
+    isFrozen = true
   }
 
-  func markChanged(_ key: ObjectIdentifier) {
+  func setOverride(_ box: AnyBox, for key: ObjectIdentifier) {
+    overrides.set(key, box)
     changedKeys.insert(key)
   }
 

@@ -51,22 +51,37 @@ struct PersistentMap: Sendable {
 
   /// Sets `value` for `key` without changing any map that shares storage with this one.
   mutating func set(_ key: ObjectIdentifier, _ value: AnyBox) {
-    let depth = (top?.depth ?? 0) + 1
-    if depth > Self.maximumLayers {
-      var layers: [PersistentMapLayer] = []
-      var layer = top
-      while let current = layer {
-        layers.append(current)
-        layer = current.next
-      }
-      var node = root ?? PersistentMapNode.empty
-      for layer in layers.reversed() {
-        node = node.inserting(layer.key, layer.box, hash: Self.hash(layer.key), shift: 0).node
-      }
-      root = node
-      top = nil
+    if (top?.depth ?? 0) >= Self.maximumLayers {
+      self = flattened()
     }
     top = PersistentMapLayer(key: key, box: value, next: top)
+  }
+
+  /// The map with its layers moved into the trie once more than ``compactLayers`` stack up.
+  ///
+  /// A scope compacts its overrides when it is first bound: a scope nested in it then adds its
+  /// own layers on top of at most that many, however many keys the outer scopes set.
+  func compacted() -> PersistentMap {
+    (top?.depth ?? 0) > Self.compactLayers ? flattened() : self
+  }
+
+  /// How many layers a bound scope keeps before its overrides move into the trie.
+  static let compactLayers = 2
+
+  private func flattened() -> PersistentMap {
+    var layers: [PersistentMapLayer] = []
+    var layer = top
+    while let current = layer {
+      layers.append(current)
+      layer = current.next
+    }
+    var node = root ?? PersistentMapNode.empty
+    for layer in layers.reversed() {
+      node = node.inserting(layer.key, layer.box, hash: Self.hash(layer.key), shift: 0).node
+    }
+    var result = PersistentMap()
+    result.root = node
+    return result
   }
 
   /// The keys in the map, in no particular order.
