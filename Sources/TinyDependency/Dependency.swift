@@ -112,11 +112,14 @@ final class TypedKeyReader<Key: DependencyKey>: KeyReader<Key.Value>, @unchecked
 /// The scope a ``Dependency`` was created in, and how it combines with the scopes it is read in.
 ///
 /// A wrapper made while a key's value is being built is usually part of that value, which the
-/// container caches: it holds the container weakly, or the two would keep each other alive.
-/// Once that container is gone, the wrapper reads from the current scope alone.
+/// container caches: such a capture holds the container's storage weakly, or the two would keep
+/// each other alive, and keeps its overrides and context strongly. If the storage goes away
+/// while the value lives on, the capture rebuilds an equivalent container from those, with an
+/// empty cache.
 ///
-/// `@unchecked Sendable`: `decisions` is guarded by `lock`; the rest is immutable after `init`
-/// (`weakStorage` is a weak reference, which the runtime makes safe to load from any thread).
+/// `@unchecked Sendable`: `decisions` and `replacement` are guarded by `lock`; the other stored
+/// properties are immutable after `init` (`weakStorage` is a weak reference, which the runtime
+/// makes safe to load from any thread).
 @usableFromInline
 final class CapturedScope: @unchecked Sendable {
   private enum Decision {
@@ -126,6 +129,8 @@ final class CapturedScope: @unchecked Sendable {
     case captured
     /// Both added overrides: the captured scope with the current one's newer overrides on top.
     case merged(DependencyStorage)
+    /// As `merged`, for a weak capture: the storage is kept by the current scope instead.
+    case mergedInCurrentScope
   }
 
   private struct CachedDecision {
@@ -139,6 +144,8 @@ final class CapturedScope: @unchecked Sendable {
   let serial: UInt64
   private let strongStorage: DependencyStorage?
   private weak var weakStorage: DependencyStorage?
+  private let overrides: PersistentMap
+  private let context: DependencyContext
 
   private let lock = Lock()
   /// Guarded by `lock`; behind a pointer so that reads skip dynamic exclusivity checks.
@@ -147,6 +154,8 @@ final class CapturedScope: @unchecked Sendable {
     pointer.initialize(to: [])
     return pointer
   }()
+  /// Guarded by `lock`: the container rebuilt for a weak capture whose storage is gone.
+  private var replacement: DependencyStorage?
   private static let maximumCachedDecisions = 8
 
   /// Captures `current`, or returns nil when it is the process root, which adds nothing.
@@ -155,6 +164,8 @@ final class CapturedScope: @unchecked Sendable {
     guard !current.storage.isProcessRoot else { return nil }
     current.storage.freeze()
     serial = current.storage.serial
+    overrides = current.storage.overrides
+    context = current.storage.context
     if current.frame != nil {
       strongStorage = nil
       weakStorage = current.storage
@@ -168,10 +179,17 @@ final class CapturedScope: @unchecked Sendable {
     decisions.deallocate()
   }
 
-  /// The captured values, or nil when they were held weakly and are gone.
-  var values: DependencyValues? {
-    guard let storage = strongStorage ?? weakStorage else { return nil }
-    return DependencyValues(storage: storage)
+  /// The captured storage, or, for a weak capture whose storage is gone, an equivalent one.
+  private var capturedStorage: DependencyStorage {
+    if let storage = strongStorage ?? weakStorage { return storage }
+    return lock.withLock {
+      if let replacement { return replacement }
+      let storage = DependencyStorage(context: context)
+      storage.setOverrides(overrides)
+      storage.freeze()
+      replacement = storage
+      return storage
+    }
   }
 
   /// The values to read from in `current`.
@@ -182,42 +200,42 @@ final class CapturedScope: @unchecked Sendable {
       decisions.pointee.first { $0.serial == serial }?.decision
     }
     if decision == nil {
-      guard let captured = values else { return current }
-      let decided = decide(captured: captured, current: current)
-      if case .merged = decided, strongStorage == nil {
-        // Caching a merged scope, which holds the captured storage, would keep that storage
-        // alive through the value it built; use it for this read only.
-        decision = decided
-      } else {
-        decision = lock.withLock {
-          // Another thread may have decided first: use one decision, so a value is built once.
-          if let earlier = decisions.pointee.first(where: { $0.serial == serial }) {
-            return earlier.decision
-          }
-          if decisions.pointee.count >= Self.maximumCachedDecisions {
-            decisions.pointee.removeFirst()
-          }
-          decisions.pointee.append(CachedDecision(serial: serial, decision: decided))
-          return decided
+      var evicted: CachedDecision?
+      let decided = decide(current: current)
+      decision = lock.withLock {
+        // Another thread may have decided first: use one decision, so a value is built once.
+        if let earlier = decisions.pointee.first(where: { $0.serial == serial }) {
+          return earlier.decision
         }
+        if decisions.pointee.count >= Self.maximumCachedDecisions {
+          evicted = decisions.pointee.removeFirst()
+        }
+        decisions.pointee.append(CachedDecision(serial: serial, decision: decided))
+        return decided
       }
+      // Released here, outside the lock: it may hold values whose deinit reads dependencies.
+      withExtendedLifetime(evicted) {}
     }
+    let storage: DependencyStorage
     switch decision! {
     case .current:
       return current
     case .captured:
-      guard var result = values else { return current }
-      result.frame = current.frame
-      return result
+      storage = capturedStorage
     case .merged(let merged):
-      var result = DependencyValues(storage: merged)
-      result.frame = current.frame
-      return result
+      storage = merged
+    case .mergedInCurrentScope:
+      storage = current.storage.mergedScope(for: self.serial) {
+        Self.merge(capturedStorage, with: current)
+      }
     }
+    var result = DependencyValues(storage: storage)
+    result.frame = current.frame
+    return result
   }
 
-  private func decide(captured values: DependencyValues, current: DependencyValues) -> Decision {
-    let captured = values.storage
+  private func decide(current: DependencyValues) -> Decision {
+    let captured = capturedStorage
     current.storage.freeze()
     if current.storage.isProcessRoot { return .captured }
 
@@ -231,12 +249,27 @@ final class CapturedScope: @unchecked Sendable {
     let common = left === right ? left : nil
     if common === captured { return .current }
     if common === current.storage { return .captured }
+    // A merged storage holds the captured one: a weak capture must not keep it.
+    if strongStorage == nil { return .mergedInCurrentScope }
+    return .merged(Self.merge(captured, with: current))
+  }
 
-    // What the current scope changed since then wins over the captured scope.
+  /// The captured storage with what the current scope changed since their common ancestor on
+  /// top: those overrides, and its context if it chose one.
+  private static func merge(
+    _ captured: DependencyStorage,
+    with current: DependencyValues
+  ) -> DependencyStorage {
+    var ancestors: Set<ObjectIdentifier> = []
+    var node: DependencyStorage? = captured
+    while let scope = node {
+      ancestors.insert(ObjectIdentifier(scope))
+      node = scope.parent
+    }
     var changed: Set<ObjectIdentifier> = []
     var choseContext = false
-    var node: DependencyStorage? = current.storage
-    while let scope = node, scope !== common {
+    node = current.storage
+    while let scope = node, !ancestors.contains(ObjectIdentifier(scope)) {
       changed.formUnion(scope.changedKeys)
       choseContext = choseContext || scope.choosesContext
       node = scope.parent
@@ -249,6 +282,6 @@ final class CapturedScope: @unchecked Sendable {
       storage.choose(current.context)
     }
     storage.freeze()
-    return .merged(storage)
+    return storage
   }
 }

@@ -158,14 +158,35 @@ struct DependencyTests {
     #expect(weakStorage == nil, "the container leaked through a value it built")
   }
 
-  @Test func valueThatOutlivesItsContainerReadsTheCurrentScope() {
-    let handler = withDependencies(
-      { $0.greeting = "gone" },
-      operation: {
-        DependencyValues(context: .test)[HandlerKey.self]
+  @Test func valueThatOutlivesItsContainerKeepsItsOverridesAndContext() {
+    let handler: Handler = {
+      var container = DependencyValues(context: .preview)
+      container.greeting = "r-42"
+      return container[HandlerKey.self]
+    }()
+    #expect(handler.greeting == "r-42")
+    #expect(handler.contextName == "preview")
+  }
+
+  @Test func scopeOpenedInsideABuilderIsKeptByWhatItMakes() {
+    let handler = DependencyValues(context: .test)[ConfiguredHandlerKey.self]
+    #expect(handler.greeting == "configured")
+  }
+
+  @Test func valueBuiltInAContainerAndReadElsewhereBuildsOnce() {
+    let log = BuildLog()
+    var container = DependencyValues(context: .test)
+    container.buildLog = log
+    container.greeting = "from container"
+    let handler = container[HandlerKey.self]
+    var elsewhere = DependencyValues(context: .test)
+    elsewhere.leaf = "elsewhere"
+    withDependencies(elsewhere) {
+      for _ in 0..<5 {
+        #expect(handler.service.name == "greeter says from container")
       }
-    )
-    #expect(handler.greeting == "hello")
+    }
+    #expect(log.count("Greeter") == 1)
   }
 
   @Test func overrideWinsAfterAContainerWasUsedForATransientRead() {
@@ -206,8 +227,16 @@ struct DependencyTests {
 /// `@unchecked Sendable`: a property wrapper's backing storage is always a `var`, but
 /// `Dependency` has no setter, so nothing ever writes it after `init`.
 final class Handler: @unchecked Sendable {
-  @Dependency(\.greeting) var greetingWrapper
-  var greeting: String { greetingWrapper }
+  @Dependency(\.greeting) var greeting
+  @Dependency(\.contextName) var contextName
+  @Dependency(\.greeter) var service
+}
+
+/// Builds its handler inside a scope of its own.
+enum ConfiguredHandlerKey: DependencyKey {
+  static var defaultValue: Handler {
+    withDependencies { $0.greeting = "configured" } operation: { Handler() }
+  }
 }
 
 enum HandlerKey: DependencyKey {

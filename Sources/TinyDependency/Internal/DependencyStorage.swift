@@ -51,6 +51,8 @@ final class DependencyStorage: @unchecked Sendable {
   private struct Guarded {
     var isFrozen = false
     var entries: [ObjectIdentifier: Entry] = [:]
+    /// Scopes combining a weakly captured scope with this one, by the captured scope's serial.
+    var mergedScopes: [UInt64: DependencyStorage] = [:]
   }
 
   /// The boxes of `entries` that are built, for reads that take no lock. Inserts happen with
@@ -125,6 +127,12 @@ final class DependencyStorage: @unchecked Sendable {
     isFrozen = true
   }
 
+  /// Replaces all overrides, for a storage that stands in for one that is gone.
+  func setOverrides(_ map: PersistentMap) {
+    overrides = map
+    changedKeys.formUnion(map.keys)
+  }
+
   func setOverride(_ box: AnyBox, for key: ObjectIdentifier) {
     overrides.set(key, box)
     changedKeys.insert(key)
@@ -133,6 +141,17 @@ final class DependencyStorage: @unchecked Sendable {
   func choose(_ newContext: DependencyContext) {
     context = newContext
     choosesContext = true
+  }
+
+  /// The storage combining the weakly captured scope `serial` with this one, made once.
+  func mergedScope(for serial: UInt64, make: () -> DependencyStorage) -> DependencyStorage {
+    if let existing = mutex.withLock({ guarded.pointee.mergedScopes[serial] }) { return existing }
+    let made = make()
+    return mutex.withLock {
+      if let existing = guarded.pointee.mergedScopes[serial] { return existing }
+      guarded.pointee.mergedScopes[serial] = made
+      return made
+    }
   }
 
   // MARK: - Resolving
