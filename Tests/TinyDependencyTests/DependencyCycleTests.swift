@@ -1,5 +1,13 @@
+import Dispatch
+import Synchronization
 import Testing
 import TinyDependency
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
 
 @Suite("Dependency cycles stop with their path")
 struct DependencyCycleTests {
@@ -48,6 +56,44 @@ struct DependencyCycleTests {
     }
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(message.contains("TransientLoopKey -> TransientLoopKey."))
+  }
+
+  @Test func cycleAcrossTwoThreadsStopsInsteadOfHanging() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      let values = DependencyValues(context: .default)
+      _ = onThreads(2) { index in
+        index == 0 ? values[NorthKey.self] : values[SouthKey.self]
+      }
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains("NorthKey -> SouthKey -> NorthKey")
+        || message.contains("SouthKey -> NorthKey -> SouthKey")
+    )
+    #expect(message.contains("different threads"))
+  }
+
+  @Test func blockingHandOffToAnotherThreadIsReportedAfterATimeout() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      _ = DependencyValues(context: .default)[HandOffKey.self]
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("HandOffKey -> EchoKey -> HandOffKey"))
+  }
+
+  @Test func fireAndForgetTaskInABuilderIsNoCycle() async {
+    await #expect(processExitsWith: .success) {
+      let values = DependencyValues(context: .default)
+      precondition(values[LauncherKey.self] == "launched")
+      let echoed = await LauncherKey.task.withLock { $0 }?.value
+      precondition(echoed == "echo(launched)")
+    }
   }
 
   @Test func readingTheSameKeyForAnotherContextIsNoCycle() async {
@@ -120,4 +166,57 @@ enum WrappingKey: DependencyKey {
       "wrapped(\(DependencyValues.current[WrappingKey.self]))"
     }
   }
+}
+
+/// Two builders that meet, then each read the other's key: a cycle only visible across threads.
+let crossing = Rendezvous()
+
+enum NorthKey: DependencyKey {
+  static var defaultValue: String {
+    _ = crossing.meet("north", "south")
+    return "north(\(DependencyValues.current[SouthKey.self]))"
+  }
+}
+
+enum SouthKey: DependencyKey {
+  static var defaultValue: String {
+    _ = crossing.meet("south", "north")
+    return "south(\(DependencyValues.current[NorthKey.self]))"
+  }
+}
+
+/// Hands work to another thread and blocks on it; that work reads the key being built.
+enum HandOffKey: DependencyKey {
+  static var defaultValue: String {
+    let done = DispatchSemaphore(value: 0)
+    let result = ResultSlots<String>(1)
+    withEscapedDependencies { continuation in
+      DispatchQueue.global().async {
+        result[0] = continuation.yield { DependencyValues.current[EchoKey.self] }
+        done.signal()
+      }
+    }
+    done.wait()
+    return "hand-off(\(result[0] ?? ""))"
+  }
+}
+
+enum EchoKey: DependencyKey {
+  static var defaultValue: String { "echo(\(DependencyValues.current[HandOffKey.self]))" }
+}
+
+/// Starts a task that reads a key depending on this one, without waiting for it.
+enum LauncherKey: DependencyKey {
+  static let task = Mutex<Task<String, Never>?>(nil)
+
+  static var defaultValue: String {
+    let started = Task { DependencyValues.current[LaunchEchoKey.self] }
+    task.withLock { $0 = started }
+    usleep(100_000)  // let the task reach the read while this value is still being built
+    return "launched"
+  }
+}
+
+enum LaunchEchoKey: DependencyKey {
+  static var defaultValue: String { "echo(\(DependencyValues.current[LauncherKey.self]))" }
 }

@@ -235,7 +235,11 @@ final class Handler: @unchecked Sendable {
 /// Builds its handler inside a scope of its own.
 enum ConfiguredHandlerKey: DependencyKey {
   static var defaultValue: Handler {
-    withDependencies { $0.greeting = "configured" } operation: { Handler() }
+    withDependencies {
+      $0.greeting = "configured"
+    } operation: {
+      Handler()
+    }
   }
 }
 

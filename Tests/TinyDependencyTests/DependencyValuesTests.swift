@@ -182,6 +182,29 @@ struct DependencyValuesTests {
     #expect(root.buildLog.count("Leaf") == 1)
   }
 
+  @Test func scopesOverridingUnrelatedKeysShareOneBuiltValue() {
+    let root = DependencyValues(context: .default)
+    var services: [Service] = []
+    for index in 0..<20 {
+      var request = root
+      request.greeting = "request \(index)"
+      services.append(request.sharedService)
+      #expect(request.greeter.name == "greeter says request \(index)")
+    }
+    #expect(services.allSatisfy { $0 === services[0] })
+    #expect(root.sharedService === services[0])
+    #expect(root.buildLog.count("SharedService") == 1)
+    #expect(root.buildLog.count("Greeter") == 20)
+  }
+
+  @Test func valueThatReadAnOverriddenKeyStaysInItsScope() {
+    let root = DependencyValues(context: .default)
+    var scoped = root
+    scoped.greeting = "scoped"
+    #expect(scoped.greeter.name == "greeter says scoped")
+    #expect(root.greeter.name == "greeter says hello")
+  }
+
   @Test func contextChosenInScopeBuildsForThatContext() {
     let root = DependencyValues(context: .default)
     #expect(root.contextName == "live")

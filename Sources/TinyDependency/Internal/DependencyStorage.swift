@@ -200,15 +200,8 @@ final class DependencyStorage: @unchecked Sendable {
         values.frame?.record(id, inputs: built.inputs)
         return built.box.unbox(as: Key.Value.self)
 
-      case .building(let frame)?:
-        if let chain = values.frame, chain.chainContains(frame),
-          let path = chain.cyclePath(reentering: id, in: context)
-        {
-          mutex.unlock()
-          reportCycle(path, reentering: Key.debugName)
-        }
-        // Another resolution is building it: wait, with the mutex released, for its result.
-        mutex.wait()
+      case .building(let builder)?:
+        waitForBuild(of: Key.self, by: builder, in: values)
 
       case nil:
         if let inherited {
@@ -233,11 +226,61 @@ final class DependencyStorage: @unchecked Sendable {
         builtIndex.insert(id, built.box)
         mutex.broadcast()
         mutex.unlock()
+        shareWithAncestors(id, built)
         values.frame?.record(id, inputs: built.inputs)
         return value
       }
     }
   }
+
+  /// Waits, with the mutex held on entry and exit, until `builder` finishes, or stops with a
+  /// cycle when the wait could never end.
+  ///
+  /// - A build nested on this thread in `builder` re-reads its key: a cycle, reported at once.
+  /// - `builder`'s thread is blocked, through other builds, on a build this thread runs: a cycle
+  ///   across threads, reported at once.
+  /// - `builder` started this read on another thread (through a task or an escaped scope) but
+  ///   does not visibly wait for it: a fire-and-forget task is fine, a blocking hand-off is a
+  ///   cycle. After ``crossThreadCycleTimeout`` seconds it is reported as a likely cycle.
+  private func waitForBuild<Key: DependencyKey>(
+    of key: Key.Type,
+    by builder: BuildFrame,
+    in values: DependencyValues
+  ) {
+    let chain = values.frame?.threadChain() ?? []
+    if chain.contains(where: { $0 === builder }),
+      let path = values.frame?.cyclePath(
+        reentering: builder.key,
+        in: builder.context
+      )
+    {
+      mutex.unlock()
+      reportCycle(path, reentering: Key.debugName)
+    }
+    let startedThis = values.frame?.chainContains(builder) ?? false
+    BuildFrame.mark(chain, blockedOn: builder)
+    defer { BuildFrame.mark(chain, blockedOn: nil) }
+    var waited = 0.0
+    while case .building(let current)? = entries[builder.key], current === builder {
+      if let loop = BuildFrame.deadlock(waitingOn: builder, from: chain) {
+        mutex.unlock()
+        reportCycle(chain.reversed(), reentering: loop, acrossThreads: true)
+      }
+      if !mutex.wait(seconds: 0.25) {
+        waited += 0.25
+        if startedThis && waited >= Self.crossThreadCycleTimeout,
+          let path = values.frame?.cyclePath(reentering: builder.key, in: builder.context)
+        {
+          mutex.unlock()
+          reportCycle(path, reentering: [Key.debugName], acrossThreads: true)
+        }
+      }
+    }
+  }
+
+  /// How long a read waits for a build that started it on another thread before the two are
+  /// reported as a likely cycle.
+  static let crossThreadCycleTimeout = 5.0
 
   private func buildTransient<Key: DependencyKey>(
     _ key: Key.Type,
@@ -270,6 +313,33 @@ final class DependencyStorage: @unchecked Sendable {
     let context = self.context
     return DependencyValues.$bound.withValue(scoped) {
       Key.value(for: context)
+    }
+  }
+
+  /// Offers a value built here to the highest ancestor that would have built the same: none of
+  /// the keys it read, nor the key, were overridden in between, and the context is the same.
+  /// Scopes that override unrelated keys (one per request, say) then share one value.
+  private func shareWithAncestors(_ id: ObjectIdentifier, _ built: BuiltValue) {
+    guard !choosesContext else { return }
+    var changed = changedKeys
+    var target: DependencyStorage?
+    var node = parent
+    while let ancestor = node, !changed.contains(id), built.inputs.isDisjoint(with: changed) {
+      target = ancestor
+      if ancestor.choosesContext { break }
+      changed.formUnion(ancestor.changedKeys)
+      node = ancestor.parent
+    }
+    target?.adopt(id, built)
+  }
+
+  /// Keeps `built` as this storage's value for `id`, unless it already has or builds one.
+  private func adopt(_ id: ObjectIdentifier, _ built: BuiltValue) {
+    mutex.withLock {
+      guard entries[id] == nil else { return }
+      isFrozen = true
+      entries[id] = .built(built)
+      builtIndex.insert(id, built.box)
     }
   }
 

@@ -64,6 +64,17 @@ final class ConditionMutex: @unchecked Sendable {
     pthread_cond_wait(condition, mutex)
   }
 
+  /// As ``wait()``, but gives up after `seconds`; returns false on a time-out.
+  func wait(seconds: Double) -> Bool {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let nanoseconds = Int(now.tv_nsec) + Int(seconds.truncatingRemainder(dividingBy: 1) * 1e9)
+    var deadline = timespec()
+    deadline.tv_sec = now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000
+    deadline.tv_nsec = nanoseconds % 1_000_000_000
+    return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+  }
+
   /// Wakes every thread blocked in ``wait()``. Call with the mutex held.
   func broadcast() {
     pthread_cond_broadcast(condition)
@@ -72,6 +83,15 @@ final class ConditionMutex: @unchecked Sendable {
 
 /// Process-level helpers that the core needs without Foundation.
 enum SystemInterface {
+  /// An identifier of the calling thread, equal for two calls only on the same live thread.
+  static func currentThread() -> UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
+
   /// Returns the raw bytes of an environment variable, or nil when it is unset.
   static func environmentBytes(_ name: String) -> [UInt8]? {
     guard let pointer = getenv(name) else { return nil }
