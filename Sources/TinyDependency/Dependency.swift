@@ -77,7 +77,12 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// The dependency's value in the current scope.
   @inlinable
   public var wrappedValue: Value {
-    let current = DependencyValues.current
+    guard let current = DependencyValues.bound else {
+      // Outside any scope: read the process root straight from its constant, so threads don't
+      // contend on its reference count.
+      guard let capture else { return read(DependencyValues.processRoot) }
+      return read(capture.effectiveValues(current: DependencyValues.processRoot))
+    }
     guard let capture, capture.serial != current.storage.serial else {
       return read(current)
     }

@@ -62,10 +62,7 @@ public struct DependencyValues: Sendable {
       // The fast path: an override, or a value already built here, with no build to record.
       let id = ObjectIdentifier(key)
       if frame == nil {
-        if let box = storage.overrides[id] {
-          return box.unbox(as: Key.Value.self)
-        }
-        if let box = storage.builtBox(for: id) {
+        if let box = storage.overrides.unmanagedBox(for: id) ?? storage.builtBox(for: id) {
           return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
         }
       }
@@ -147,7 +144,10 @@ extension DependencyValues {
   /// Task-local values are **not** inherited by `Task.detached` or by Dispatch and other
   /// callbacks: use ``withEscapedDependencies(_:)`` for those.
   @inlinable
-  public static var current: DependencyValues { bound ?? processRoot }
+  public static var current: DependencyValues {
+    if let bound { return bound }
+    return processRoot
+  }
 
   /// Runs `operation` with `values` bound as ``current``.
   func bind<R>(_ operation: () throws -> R) rethrows -> R {

@@ -270,6 +270,22 @@ scaling("threads.dependency.root") { [rootModel] n in
   for _ in 0..<n { total &+= rootModel.value }
   consume(total)
 }
+scaling("threads.current.root") { n in
+  var total = 0
+  for _ in 0..<n { total &+= DependencyValues.current[BenchValueKey.self] }
+  consume(total)
+}
+// Each thread in a scope of its own with its own model, as per-request work would be.
+scaling("threads.dependency.scoped") { n in
+  withDependencies {
+    $0.benchValue = n
+  } operation: {
+    let model = Model()
+    var total = 0
+    for _ in 0..<n { total &+= model.value }
+    consume(total)
+  }
+}
 
 // MARK: - Allocations
 

@@ -53,6 +53,8 @@ final class DependencyStorage: @unchecked Sendable {
     var entries: [ObjectIdentifier: Entry] = [:]
     /// Scopes combining a weakly captured scope with this one, by the captured scope's serial.
     var mergedScopes: [UInt64: DependencyStorage] = [:]
+    /// `overrides` with its layers moved into the trie, once a derived storage asked for it.
+    var flattenedOverrides: PersistentMap?
   }
 
   /// The boxes of `entries` that are built, for reads that take no lock. Inserts happen with
@@ -105,7 +107,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.parent = parent
     self.depth = parent.depth + 1
     self.isProcessRoot = false
-    self.overrides = parent.overrides
+    self.overrides = parent.overridesForDerivedStorage()
     self.context = parent.context
     self.choosesContext = false
   }
@@ -117,14 +119,22 @@ final class DependencyStorage: @unchecked Sendable {
 
   /// Prevents further in-place changes; called before the storage is shared or read from.
   ///
-  /// The first call also compacts the overrides (see ``PersistentMap/compacted()``), so that
-  /// scopes nested inside this one start from a short lookup path.
   func freeze() {
-    mutex.lock()
-    defer { mutex.unlock() }
-    guard !isFrozen else { return }
-    overrides = overrides.compacted()
-    isFrozen = true
+    mutex.withLock { isFrozen = true }
+  }
+
+  /// The overrides a storage derived from this one starts from: with more than a couple of
+  /// layers, a flattened copy made once and shared by every derived storage, so that scopes
+  /// entered again and again from this one each add one layer to a short lookup path.
+  func overridesForDerivedStorage() -> PersistentMap {
+    guard overrides.layerCount > PersistentMap.sharedLayers else { return overrides }
+    return mutex.withLock {
+      if let flattened = guarded.pointee.flattenedOverrides { return flattened }
+      let flattened = overrides.flattened()
+      guarded.pointee.flattenedOverrides = flattened
+      isFrozen = true
+      return flattened
+    }
   }
 
   /// Replaces all overrides, for a storage that stands in for one that is gone.

@@ -28,21 +28,35 @@ struct PersistentMap: Sendable {
   /// The value for `key`, if set.
   @inlinable
   subscript(key: ObjectIdentifier) -> AnyBox? {
-    var layer = top
-    while let current = layer {
-      if current.key == key { return current.box }
-      layer = current.next
+    unmanagedBox(for: key)?.takeUnretainedValue()
+  }
+
+  /// The value for `key`, if set, without retaining anything on the way: the map keeps every
+  /// layer, node and box alive while the caller holds the map.
+  @inlinable
+  func unmanagedBox(for key: ObjectIdentifier) -> Unmanaged<AnyBox>? {
+    if let top {
+      var layer = Unmanaged.passUnretained(top)
+      while true {
+        let found: Unmanaged<AnyBox>? = layer._withUnsafeGuaranteedRef {
+          $0.key == key ? Unmanaged.passUnretained($0.box) : nil
+        }
+        if let found { return found }
+        guard let next = layer._withUnsafeGuaranteedRef({ $0.unmanagedNext }) else { break }
+        layer = next
+      }
     }
-    guard var node = root else { return nil }
+    guard let root else { return nil }
+    var node = Unmanaged.passUnretained(root)
     var hash = Self.hash(key)
     while true {
-      let bit = UInt32(1) << UInt32(truncatingIfNeeded: hash & 31)
-      guard node.bitmap & bit != 0 else { return nil }
-      let index = (node.bitmap & (bit &- 1)).nonzeroBitCount
-      switch node.slots[index] {
-      case .entry(let entryKey, let value):
-        return entryKey == key ? value : nil
-      case .node(let child):
+      let step: PersistentMapNode.Step = node._withUnsafeGuaranteedRef {
+        $0.step(toward: key, hash: hash)
+      }
+      switch step {
+      case .found(let box): return box
+      case .missing: return nil
+      case .descend(let child):
         node = child
         hash >>= 5
       }
@@ -57,18 +71,14 @@ struct PersistentMap: Sendable {
     top = PersistentMapLayer(key: key, box: value, next: top)
   }
 
-  /// The map with its layers moved into the trie once more than ``compactLayers`` stack up.
-  ///
-  /// A scope compacts its overrides when it is first bound: a scope nested in it then adds its
-  /// own layers on top of at most that many, however many keys the outer scopes set.
-  func compacted() -> PersistentMap {
-    (top?.depth ?? 0) > Self.compactLayers ? flattened() : self
-  }
+  /// The number of layers above the trie.
+  var layerCount: Int { top?.depth ?? 0 }
 
-  /// How many layers a bound scope keeps before its overrides move into the trie.
-  static let compactLayers = 2
+  /// How many layers a storage passes on as they are to the storages derived from it.
+  static let sharedLayers = 2
 
-  private func flattened() -> PersistentMap {
+  /// The same map with every layer moved into the trie.
+  func flattened() -> PersistentMap {
     var layers: [PersistentMapLayer] = []
     var layer = top
     while let current = layer {
@@ -113,6 +123,11 @@ final class PersistentMapLayer: Sendable {
   let next: PersistentMapLayer?
   let depth: Int
 
+  @usableFromInline
+  var unmanagedNext: Unmanaged<PersistentMapLayer>? {
+    next.map { Unmanaged.passUnretained($0) }
+  }
+
   init(key: ObjectIdentifier, box: AnyBox, next: PersistentMapLayer?) {
     self.key = key
     self.box = box
@@ -139,6 +154,30 @@ final class PersistentMapNode: Sendable {
   let slots: ContiguousArray<Slot>
 
   static let empty = PersistentMapNode(bitmap: 0, slots: [])
+
+  /// Where a lookup goes from this node.
+  @usableFromInline
+  enum Step {
+    case found(Unmanaged<AnyBox>)
+    case missing
+    case descend(Unmanaged<PersistentMapNode>)
+  }
+
+  /// One step of a lookup for `key`, whose hash has been shifted to this node's level.
+  @usableFromInline
+  func step(toward key: ObjectIdentifier, hash: UInt64) -> Step {
+    let bit = UInt32(1) << UInt32(truncatingIfNeeded: hash & 31)
+    guard bitmap & bit != 0 else { return .missing }
+    let index = (bitmap & (bit &- 1)).nonzeroBitCount
+    return slots.withUnsafeBufferPointer { buffer in
+      switch buffer[index] {
+      case .entry(let entryKey, let value):
+        entryKey == key ? .found(Unmanaged.passUnretained(value)) : .missing
+      case .node(let child):
+        .descend(Unmanaged.passUnretained(child))
+      }
+    }
+  }
 
   init(bitmap: UInt32, slots: ContiguousArray<Slot>) {
     self.bitmap = bitmap
