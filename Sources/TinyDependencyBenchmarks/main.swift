@@ -38,6 +38,16 @@ let allocationCases: [String: @MainActor (_ run: (_ read: () -> Void) -> Void) -
       run { consume(model.value) }
     }
   },
+  "allocations.firstRead": { run in
+    let keys = generatedKeys(12_000)
+    let values = DependencyValues(context: .default)
+    var next = 0
+    run {
+      let key = keys[next % keys.count]
+      consume(read(key, from: values))
+      next += 1
+    }
+  },
   "allocations.dependency.captured": { run in
     let model = withDependencies {
       $0.benchValue = 9

@@ -8,7 +8,9 @@
 @usableFromInline
 final class BuildFrame: @unchecked Sendable {
   let key: ObjectIdentifier
-  let keyName: String
+  /// The key type, named only when a message needs it.
+  let keyType: any DependencyKey.Type
+  var keyName: String { _typeName(keyType, qualified: false) }
   let context: DependencyContext
   let parent: BuildFrame?
   /// The thread that runs the build; frames nested on the same thread block their parents.
@@ -20,9 +22,9 @@ final class BuildFrame: @unchecked Sendable {
   /// The build this frame's thread is blocked on, while it waits for another thread's build.
   private var blockedOn: BuildFrame?
 
-  init(key: ObjectIdentifier, keyName: String, context: DependencyContext, parent: BuildFrame?) {
-    self.key = key
-    self.keyName = keyName
+  init(keyType: any DependencyKey.Type, context: DependencyContext, parent: BuildFrame?) {
+    self.key = ObjectIdentifier(keyType)
+    self.keyType = keyType
     self.context = context
     self.parent = parent
   }

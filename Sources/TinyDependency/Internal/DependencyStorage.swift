@@ -220,8 +220,7 @@ final class DependencyStorage: @unchecked Sendable {
           continue
         }
         let frame = BuildFrame(
-          key: id,
-          keyName: Key.debugName,
+          keyType: Key.self,
           context: context,
           parent: values.frame
         )
@@ -299,8 +298,7 @@ final class DependencyStorage: @unchecked Sendable {
   ) -> Key.Value {
     freeze()
     let frame = BuildFrame(
-      key: id,
-      keyName: Key.debugName,
+      keyType: Key.self,
       context: context,
       parent: values.frame
     )
