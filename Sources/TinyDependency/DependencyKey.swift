@@ -33,8 +33,9 @@ public protocol DependencyKey {
   /// The value used in the preview context; falls back to ``defaultValue``.
   static var previewValue: Value { get }
 
-  /// How often the value is built: once per container (``DependencyLifetime/shared``) or on
-  /// every read (``DependencyLifetime/transient``).
+  /// How the value is provided: built once per container (``DependencyLifetime/shared``), on
+  /// every read (``DependencyLifetime/transient``), or given to the container
+  /// (``DependencyLifetime/input``).
   static var lifetime: DependencyLifetime { get }
 }
 
@@ -75,6 +76,7 @@ public struct DependencyLifetime: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Sendable, Hashable {
     case shared
     case transient
+    case input
   }
 
   let kind: Kind
@@ -85,11 +87,15 @@ public struct DependencyLifetime: Sendable, Hashable, CustomStringConvertible {
   /// Built anew on every read, like a factory; nothing is cached.
   public static let transient = DependencyLifetime(kind: .transient)
 
-  /// The lifetime's name: `shared` or `transient`.
+  /// No default value: the container must be given one (see ``DependencyInputKey``).
+  public static let input = DependencyLifetime(kind: .input)
+
+  /// The lifetime's name: `shared`, `transient` or `input`.
   public var description: String {
     switch kind {
     case .shared: "shared"
     case .transient: "transient"
+    case .input: "input"
     }
   }
 }

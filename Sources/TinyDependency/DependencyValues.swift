@@ -77,7 +77,7 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, id: ObjectIdentifier) -> Key.Value {
     if let box = storage.overrides[id] {
-      frame?.record(id, inputs: [])
+      frame?.record(Key.self, inputs: [])
       return box.unbox(as: Key.Value.self)
     }
     return storage.value(for: key, id: id, in: self)

@@ -13,36 +13,51 @@ final class BuildFrame: @unchecked Sendable {
   var keyName: String { _typeName(keyType, qualified: false) }
   let context: DependencyContext
   let parent: BuildFrame?
+  /// Set while tracing a graph: cycles and missing inputs are recorded there instead of
+  /// stopping the process.
+  let recorder: TraceRecorder?
   /// The thread that runs the build; frames nested on the same thread block their parents.
   let thread = SystemInterface.currentThread()
 
   private let lock = Lock()
   private var inputs: Set<ObjectIdentifier> = []
+  /// The keys the build read itself, in the order it first read them.
+  private var reads: [any DependencyKey.Type] = []
+  private var readIDs: Set<ObjectIdentifier> = []
   private var isFinished = false
   /// The build this frame's thread is blocked on, while it waits for another thread's build.
   private var blockedOn: BuildFrame?
 
-  init(keyType: any DependencyKey.Type, context: DependencyContext, parent: BuildFrame?) {
+  init(
+    keyType: any DependencyKey.Type,
+    context: DependencyContext,
+    parent: BuildFrame?,
+    recorder: TraceRecorder?
+  ) {
     self.key = ObjectIdentifier(keyType)
     self.keyType = keyType
     self.context = context
     self.parent = parent
+    self.recorder = recorder
   }
 
-  /// Records that the build read `key`, whose own value was built from `keyInputs`.
-  func record(_ key: ObjectIdentifier, inputs keyInputs: Set<ObjectIdentifier>) {
+  /// Records that the build read `keyType`, whose own value was built from `keyInputs`.
+  func record(_ keyType: any DependencyKey.Type, inputs keyInputs: Set<ObjectIdentifier>) {
+    let key = ObjectIdentifier(keyType)
     lock.withLock {
       guard !isFinished else { return }
       inputs.insert(key)
       inputs.formUnion(keyInputs)
+      if readIDs.insert(key).inserted { reads.append(keyType) }
     }
   }
 
-  /// Ends the build and returns every key it read, directly or transitively.
-  func finish() -> Set<ObjectIdentifier> {
+  /// Ends the build; returns every key it read, directly or transitively, and the keys it read
+  /// itself, in order.
+  func finish() -> (inputs: Set<ObjectIdentifier>, reads: [any DependencyKey.Type]) {
     lock.withLock {
       isFinished = true
-      return inputs
+      return (inputs, reads)
     }
   }
 
@@ -70,12 +85,15 @@ final class BuildFrame: @unchecked Sendable {
 
   /// The builds that `builder` waits for, through the threads they block, if they lead back to
   /// a frame of `chain`: then waiting would never end. Returns the key names along the loop.
-  static func deadlock(waitingOn builder: BuildFrame, from chain: [BuildFrame]) -> [String]? {
-    var names = [builder.keyName]
+  static func deadlock(
+    waitingOn builder: BuildFrame,
+    from chain: [BuildFrame]
+  ) -> [any DependencyKey.Type]? {
+    var names: [any DependencyKey.Type] = [builder.keyType]
     var seen: Set<ObjectIdentifier> = [ObjectIdentifier(builder)]
     var next = builder.lock.withLock { builder.blockedOn }
     while let frame = next {
-      names.append(frame.keyName)
+      names.append(frame.keyType)
       if chain.contains(where: { $0 === frame }) { return names }
       guard seen.insert(ObjectIdentifier(frame)).inserted else { return nil }
       next = frame.lock.withLock { frame.blockedOn }
@@ -114,21 +132,20 @@ final class BuildFrame: @unchecked Sendable {
   }
 }
 
-/// Stops the process with the path of a dependency cycle and how to break it.
-func reportCycle(_ path: [BuildFrame], reentering keyName: String) -> Never {
-  reportCycle(path, reentering: [keyName], acrossThreads: false)
-}
-
-/// Stops the process with a cycle: the builds of `path`, outermost first, then the keys
-/// `continuation` read from there until the loop closed.
+/// Stops with a dependency cycle: the builds of `path`, outermost first, then the keys
+/// `continuation` read from there until the loop closed. While a graph is traced, the cycle is
+/// recorded and the thread parked instead.
 func reportCycle(
   _ path: [BuildFrame],
-  reentering continuation: [String],
-  acrossThreads: Bool
+  reentering continuation: [any DependencyKey.Type],
+  acrossThreads: Bool = false,
+  recorder: TraceRecorder?
 ) -> Never {
-  let names = path.map(\.keyName) + continuation
+  let keys = path.map(\.keyType) + continuation
+  if let recorder { recorder.stop(cycle: keys) }
+  let names = keys.map { _typeName($0, qualified: false) }
   let context = path.last?.context ?? .default
-  let reentered = continuation.last ?? "?"
+  let reentered = names.last ?? "?"
   let threads =
     acrossThreads
     ? " The builds run on different threads, each waiting for the other's result." : ""

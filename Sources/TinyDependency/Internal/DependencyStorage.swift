@@ -3,6 +3,26 @@ struct BuiltValue: Sendable {
   let box: AnyBox
   /// Every key the build read, directly or through the keys it read.
   let inputs: Set<ObjectIdentifier>
+  /// The key the value was built for.
+  let key: KeyType
+  /// The keys the build read itself, in the order it first read them.
+  let reads: [KeyType]
+}
+
+/// A key type, kept to name and tell apart the keys of graphs and messages.
+///
+/// `@unchecked Sendable`: a metatype is an immutable, process-wide identity; it is only used
+/// here for its identity, its name and its `lifetime`, none of which touch isolated state.
+struct KeyType: @unchecked Sendable, Hashable {
+  let type: any DependencyKey.Type
+
+  init(_ type: any DependencyKey.Type) { self.type = type }
+
+  var id: ObjectIdentifier { ObjectIdentifier(type) }
+
+  static func == (lhs: KeyType, rhs: KeyType) -> Bool { lhs.id == rhs.id }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// The cache and scope identity behind a ``DependencyValues``.
@@ -34,6 +54,8 @@ final class DependencyStorage: @unchecked Sendable {
   let serial: UInt64 = DependencyStorage.nextSerial()
   /// Whether this is the storage of the process-wide root that is current when nothing is bound.
   let isProcessRoot: Bool
+  /// Set for a container that traces a graph, and inherited by the storages derived from it.
+  let recorder: TraceRecorder?
   /// The values set on this storage and on the ones it derives from.
   @usableFromInline @exclusivity(unchecked)
   private(set) var overrides: PersistentMap
@@ -78,10 +100,15 @@ final class DependencyStorage: @unchecked Sendable {
   }
 
   /// Creates a root storage.
-  init(context: DependencyContext?, isProcessRoot: Bool = false) {
+  init(
+    context: DependencyContext?,
+    isProcessRoot: Bool = false,
+    recorder: TraceRecorder? = nil
+  ) {
     self.parent = nil
     self.depth = 0
     self.isProcessRoot = isProcessRoot
+    self.recorder = recorder
     self.overrides = PersistentMap()
     self.context = context ?? ContextDetection.process.context
     self.choosesContext = context != nil
@@ -107,6 +134,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.parent = parent
     self.depth = parent.depth + 1
     self.isProcessRoot = false
+    self.recorder = parent.recorder
     self.overrides = parent.overridesForDerivedStorage()
     self.context = parent.context
     self.choosesContext = false
@@ -187,7 +215,7 @@ final class DependencyStorage: @unchecked Sendable {
     mutex.lock()
     if case .built(let built)? = entries[id] {
       mutex.unlock()
-      values.frame?.record(id, inputs: built.inputs)
+      values.frame?.record(Key.self, inputs: built.inputs)
       return built.box.unbox(as: Key.Value.self)
     }
     mutex.unlock()
@@ -207,7 +235,7 @@ final class DependencyStorage: @unchecked Sendable {
       switch entries[id] {
       case .built(let built)?:
         mutex.unlock()
-        values.frame?.record(id, inputs: built.inputs)
+        values.frame?.record(Key.self, inputs: built.inputs)
         return built.box.unbox(as: Key.Value.self)
 
       case .building(let builder)?:
@@ -222,13 +250,20 @@ final class DependencyStorage: @unchecked Sendable {
         let frame = BuildFrame(
           keyType: Key.self,
           context: context,
-          parent: values.frame
+          parent: values.frame,
+          recorder: recorder
         )
         entries[id] = .building(frame)
         mutex.unlock()
 
         let value = build(key, frame: frame, in: values)
-        let built = BuiltValue(box: Box(value), inputs: frame.finish())
+        let trace = frame.finish()
+        let built = BuiltValue(
+          box: Box(value),
+          inputs: trace.inputs,
+          key: KeyType(Key.self),
+          reads: trace.reads.map(KeyType.init)
+        )
 
         mutex.lock()
         entries[id] = .built(built)
@@ -236,7 +271,7 @@ final class DependencyStorage: @unchecked Sendable {
         mutex.broadcast()
         mutex.unlock()
         shareWithAncestors(id, built)
-        values.frame?.record(id, inputs: built.inputs)
+        values.frame?.record(Key.self, inputs: built.inputs)
         return value
       }
     }
@@ -264,7 +299,7 @@ final class DependencyStorage: @unchecked Sendable {
       )
     {
       mutex.unlock()
-      reportCycle(path, reentering: Key.debugName)
+      reportCycle(path, reentering: [Key.self], recorder: recorder)
     }
     let startedThis = values.frame?.chainContains(builder) ?? false
     BuildFrame.mark(chain, blockedOn: builder)
@@ -273,7 +308,7 @@ final class DependencyStorage: @unchecked Sendable {
     while case .building(let current)? = entries[builder.key], current === builder {
       if let loop = BuildFrame.deadlock(waitingOn: builder, from: chain) {
         mutex.unlock()
-        reportCycle(chain.reversed(), reentering: loop, acrossThreads: true)
+        reportCycle(chain.reversed(), reentering: loop, acrossThreads: true, recorder: recorder)
       }
       if !mutex.wait(seconds: 0.25) {
         waited += 0.25
@@ -281,7 +316,7 @@ final class DependencyStorage: @unchecked Sendable {
           let path = values.frame?.cyclePath(reentering: builder.key, in: builder.context)
         {
           mutex.unlock()
-          reportCycle(path, reentering: [Key.debugName], acrossThreads: true)
+          reportCycle(path, reentering: [Key.self], acrossThreads: true, recorder: recorder)
         }
       }
     }
@@ -300,10 +335,11 @@ final class DependencyStorage: @unchecked Sendable {
     let frame = BuildFrame(
       keyType: Key.self,
       context: context,
-      parent: values.frame
+      parent: values.frame,
+      recorder: recorder
     )
     let value = build(key, frame: frame, in: values)
-    values.frame?.record(id, inputs: frame.finish())
+    values.frame?.record(Key.self, inputs: frame.finish().inputs)
     return value
   }
 
@@ -314,7 +350,7 @@ final class DependencyStorage: @unchecked Sendable {
     in values: DependencyValues
   ) -> Key.Value {
     if let path = values.frame?.cyclePath(reentering: frame.key, in: frame.context) {
-      reportCycle(path, reentering: Key.debugName)
+      reportCycle(path, reentering: [Key.self], recorder: recorder)
     }
     var scoped = values
     scoped.frame = frame
@@ -374,6 +410,13 @@ final class DependencyStorage: @unchecked Sendable {
     mutex.withLock {
       if case .built(let built)? = entries[id] { return built }
       return nil
+    }
+  }
+
+  /// The values this storage holds, built here or shared from an ancestor.
+  var builtValues: [BuiltValue] {
+    mutex.withLock {
+      entries.values.compactMap { if case .built(let built) = $0 { built } else { nil } }
     }
   }
 

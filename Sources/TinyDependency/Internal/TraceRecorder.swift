@@ -1,0 +1,108 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#endif
+
+/// Collects what stops a traced resolution (a cycle, an unset input) instead of stopping the
+/// process, for ``DependencyGraph/trace(_:context:configure:)``.
+///
+/// A resolution traced this way runs on a thread of its own. When it meets a cycle or an unset
+/// input, there is no value to return and no way to unwind the builders above it, so the
+/// recorder notes the problem, wakes the tracer and parks that thread for good. The parked
+/// thread and the values it was building are never released: tracing is meant for test suites
+/// and checks that run once.
+///
+/// `@unchecked Sendable`: all mutable state is guarded by `mutex`.
+final class TraceRecorder: @unchecked Sendable {
+  private let mutex = ConditionMutex()
+  private var isDone = false
+  private var cycles: [[any DependencyKey.Type]] = []
+  private var missingInputs: [any DependencyKey.Type] = []
+
+  /// Records a cycle, then parks the calling thread.
+  func stop(cycle keys: [any DependencyKey.Type]) -> Never {
+    mutex.withLock {
+      cycles.append(keys)
+      isDone = true
+      mutex.broadcast()
+    }
+    Self.park()
+  }
+
+  /// Records an input read while unset, then parks the calling thread.
+  func stop(missingInput key: any DependencyKey.Type) -> Never {
+    mutex.withLock {
+      missingInputs.append(key)
+      isDone = true
+      mutex.broadcast()
+    }
+    Self.park()
+  }
+
+  /// Marks the traced resolution finished.
+  func finish() {
+    mutex.withLock {
+      isDone = true
+      mutex.broadcast()
+    }
+  }
+
+  /// Waits until the resolution finished or stopped; returns what stopped it.
+  func waitUntilDone() -> (
+    cycles: [[any DependencyKey.Type]], missingInputs: [any DependencyKey.Type]
+  ) {
+    mutex.lock()
+    defer { mutex.unlock() }
+    while !isDone { mutex.wait() }
+    return (cycles, missingInputs)
+  }
+
+  private static func park() -> Never {
+    while true { sleep(3_600) }
+  }
+}
+
+extension SystemInterface {
+  /// Runs `body` on a new detached thread.
+  static func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
+    final class Context: @unchecked Sendable {
+      // `@unchecked Sendable`: set before the thread starts, then only read by it.
+      let body: @Sendable () -> Void
+      init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Context(body)).toOpaque()
+    #if canImport(Darwin)
+      var thread: pthread_t?
+    #else
+      var thread = pthread_t()
+    #endif
+    let result = pthread_create(
+      &thread,
+      nil,
+      { raw in
+        #if canImport(Darwin)
+          let context = Unmanaged<Context>.fromOpaque(raw).takeRetainedValue()
+        #else
+          let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+        #endif
+        context.body()
+        return nil
+      },
+      context
+    )
+    precondition(
+      result == 0,
+      "TinyDependency: could not start a thread (pthread_create: \(result))"
+    )
+    #if canImport(Darwin)
+      pthread_detach(thread!)
+    #else
+      pthread_detach(thread)
+    #endif
+  }
+}

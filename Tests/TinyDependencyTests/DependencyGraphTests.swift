@@ -1,0 +1,197 @@
+import Testing
+
+@testable import TinyDependency
+
+@Suite("Dependency graphs from real resolutions")
+struct DependencyGraphTests {
+  // MARK: - Tracing
+
+  @Test func buildsRecordWhatTheyReadDirectly() {
+    let values = DependencyValues(context: .test)
+    _ = values[AppKey.self]
+    let edges = values.graph.edges.map(\.description)
+    #expect(
+      edges == [
+        "APIKey -> ClockKey", "AppKey -> APIKey", "AppKey -> StoreKey", "StoreKey -> ClockKey",
+      ]
+    )
+    #expect(values.graph.nodes.map(\.name) == ["APIKey", "AppKey", "ClockKey", "StoreKey"])
+    #expect(values.graph.cycles.isEmpty)
+  }
+
+  @Test func overriddenKeysAreLeavesOfTheGraph() {
+    var values = DependencyValues(context: .test)
+    values[ClockKey.self] = "fixed clock"
+    _ = values[StoreKey.self]
+    #expect(values.graph.edges.map(\.description) == ["StoreKey -> ClockKey"])
+    #expect(values[StoreKey.self] == "store(fixed clock)")
+  }
+
+  @Test func traceGivesTheSameGraphAsReadingInAContainer() {
+    let values = DependencyValues(context: .test)
+    _ = values[AppKey.self]
+    #expect(DependencyGraph.trace([AppKey.self]) == values.graph)
+  }
+
+  @Test func aValueThatReadNothingIsANodeWithoutEdges() {
+    let values = DependencyValues(context: .test)
+    _ = values[First.SameNameKey.self]
+    _ = values[ClockKey.self]  // transient: nothing kept, so not part of what was built
+    #expect(values.graph.edges.isEmpty)
+    #expect(values.graph.nodes.map(\.name) == ["SameNameKey"])
+  }
+
+  // MARK: - Renderings
+
+  @Test func plainTextRendering() {
+    let graph = DependencyGraph.trace([AppKey.self])
+    #expect(
+      graph.text == """
+        Dependency graph, test context: 4 keys, 4 edges
+        APIKey (shared)
+          -> ClockKey
+        AppKey (shared)
+          -> APIKey
+          -> StoreKey
+        ClockKey (transient)
+        StoreKey (shared)
+          -> ClockKey
+        Cycles: none
+
+        """
+    )
+    #expect(graph.description == graph.text)
+  }
+
+  @Test func mermaidRendering() {
+    #expect(
+      DependencyGraph.trace([AppKey.self]).mermaid == """
+        graph TD
+          n0["APIKey"]
+          n1["AppKey"]
+          n2["ClockKey"]
+          n3["StoreKey"]
+          n0 --> n2
+          n1 --> n0
+          n1 --> n3
+          n3 --> n2
+
+        """
+    )
+  }
+
+  @Test func dotRendering() {
+    #expect(
+      DependencyGraph.trace([AppKey.self], context: .preview).dot == """
+        digraph Dependencies {
+          label="preview context";
+          rankdir=TB;
+          "APIKey";
+          "AppKey";
+          "ClockKey";
+          "StoreKey";
+          "APIKey" -> "ClockKey";
+          "AppKey" -> "APIKey";
+          "AppKey" -> "StoreKey";
+          "StoreKey" -> "ClockKey";
+        }
+
+        """
+    )
+  }
+
+  @Test func keysWithTheSameShortNameAreQualified() {
+    let graph = DependencyGraph.trace([First.SameNameKey.self, Second.SameNameKey.self])
+    let names = graph.nodes.map(\.name)
+    #expect(names.count == 2)
+    #expect(
+      names.allSatisfy {
+        $0.hasSuffix(".SameNameKey") && $0.contains("First") != $0.contains("Second")
+      }
+    )
+  }
+
+  @Test func genericNamesAreEscapedInMermaid() {
+    let graph = DependencyGraph.trace([GenericKey<Int>.self])
+    #expect(graph.mermaid.contains(#"n0["GenericKey#lt;Int#gt;"]"#))
+  }
+
+  // MARK: - Cycles
+
+  @Test func traceRecordsACycleInsteadOfStopping() {
+    let graph = DependencyGraph.trace([FeedKey.self, AppKey.self])
+    #expect(graph.cycles.map { $0.map(\.name) } == [["ClientKey", "SessionKey", "FeedKey"]])
+    #expect(graph.text.contains("Cycles:\n  ClientKey -> SessionKey -> FeedKey -> ClientKey\n"))
+    #expect(graph.edges.contains { $0.description == "AppKey -> StoreKey" })
+  }
+
+  @Test func everyElementaryCycleOnceFromItsSmallestNode() {
+    let a = KeyType(CycleA.self)
+    let b = KeyType(CycleB.self)
+    let c = KeyType(CycleC.self)
+    let graph = DependencyGraph(
+      context: .test,
+      builds: [(a, [b]), (b, [a, c]), (c, [c, a])]
+    )
+    #expect(
+      graph.cycles.map { $0.map(\.name) } == [
+        ["CycleA", "CycleB"], ["CycleA", "CycleB", "CycleC"], ["CycleC"],
+      ]
+    )
+  }
+
+  // MARK: - Inputs
+
+  @Test func traceRecordsAnUnsetInput() {
+    let graph = DependencyGraph.trace([ServerKey.self])
+    #expect(graph.missingInputs.map(\.name) == ["BaseURLKey"])
+    #expect(graph.text.hasSuffix("Unset inputs: BaseURLKey\n"))
+    let configured = DependencyGraph.trace([ServerKey.self]) {
+      $0[BaseURLKey.self] = "https://example.com"
+    }
+    #expect(configured.missingInputs.isEmpty)
+    #expect(configured.edges.map(\.description) == ["ServerKey -> BaseURLKey"])
+  }
+}
+
+// MARK: - Fixtures
+
+enum ClockKey: DependencyKey {
+  static var defaultValue: String { "clock" }
+  static var lifetime: DependencyLifetime { .transient }
+}
+
+enum StoreKey: DependencyKey {
+  static var defaultValue: String { "store(\(DependencyValues.current[ClockKey.self]))" }
+}
+
+enum APIKey: DependencyKey {
+  static var defaultValue: String { "api(\(DependencyValues.current[ClockKey.self]))" }
+}
+
+enum AppKey: DependencyKey {
+  static var defaultValue: String {
+    let values = DependencyValues.current
+    return "app(\(values[APIKey.self]), \(values[StoreKey.self]))"
+  }
+}
+
+enum First {
+  enum SameNameKey: DependencyKey { static let defaultValue = 1 }
+}
+
+enum Second {
+  enum SameNameKey: DependencyKey { static let defaultValue = 2 }
+}
+
+enum CycleA: DependencyKey { static let defaultValue = 0 }
+enum CycleB: DependencyKey { static let defaultValue = 0 }
+enum CycleC: DependencyKey { static let defaultValue = 0 }
+
+enum BaseURLKey: DependencyInputKey {
+  typealias Value = String
+}
+
+enum ServerKey: DependencyKey {
+  static var defaultValue: String { "server at \(DependencyValues.current[BaseURLKey.self])" }
+}
