@@ -112,9 +112,9 @@ protocol Logger: Sendable {
   func log(_ message: String)
 }
 
-/// Prints each message with the time, read from the clock dependency.
+/// Prints each message with the time.
 struct ConsoleLogger: Logger {
-  @Dependency(\.clock) var clock
+  var clock: WallClock
 
   func log(_ message: String) {
     print("[\(clock.now())] \(message)")
@@ -135,7 +135,8 @@ final class RecordingLogger: Logger, @unchecked Sendable {
 }
 
 enum LoggerKey: DependencyKey {
-  static var defaultValue: any Logger { ConsoleLogger() }
+  // Built with the clock of the container it is built in: the graph shows LoggerKey -> WallClockKey.
+  static var defaultValue: any Logger { ConsoleLogger(clock: DependencyValues.current.clock) }
   static var testValue: any Logger { RecordingLogger() }
 }
 

@@ -1,18 +1,27 @@
 import TinyDependency
 
 /// Runs a to-do store with the dependencies of the detected context (live under `swift run`).
+///
+///     swift run TinyDependencyExample            # the demo, then the graph of what it built
+///     swift run TinyDependencyExample --mermaid  # the same graph as a Mermaid flowchart
 @main
 struct TinyDependencyExample {
-  static func main() {
-    print("TinyDependency example: a to-do store (context: \(DependencyValues.current.context))")
-    let store = TodoStore()
-    let milk = store.add("Buy milk")
-    store.add("Write the README")
-    store.complete(milk.id)
+  static func main() async {
+    let values = DependencyValues.current
+    print("TinyDependency example: a to-do store (context: \(values.context))")
+    let store = values.todoStore
+    let milk = await store.add("Buy milk")
+    await store.add("Write the README")
+    await store.complete(milk.id)
     print("To-dos:")
-    for todo in store.todos {
-      print("  \(todo)")
+    for line in await TodoReport().lines() {
+      print(line)
     }
-    print("\(store.open.count) open")
+    print("")
+    if CommandLine.arguments.contains("--mermaid") {
+      print(values.graph.mermaid, terminator: "")
+    } else {
+      print(values.graph.text, terminator: "")
+    }
   }
 }

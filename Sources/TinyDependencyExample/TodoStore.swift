@@ -13,13 +13,18 @@ struct Todo: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// A small to-do list that gets its clock, identifiers and logger from dependencies.
-final class TodoStore {
-  @Dependency(\.clock) private var clock
-  @Dependency(\.idGenerator) private var ids
-  @Dependency(\.logger) private var logger
-
+/// A small to-do list with a clock, an identifier generator and a logger.
+actor TodoStore {
+  private let clock: WallClock
+  private let ids: IDGenerator
+  private let logger: any Logger
   private(set) var todos: [Todo] = []
+
+  init(clock: WallClock, ids: IDGenerator, logger: any Logger) {
+    self.clock = clock
+    self.ids = ids
+    self.logger = logger
+  }
 
   /// Adds a to-do and returns it.
   @discardableResult
@@ -44,4 +49,31 @@ final class TodoStore {
 
   /// The to-dos not done yet.
   var open: [Todo] { todos.filter { $0.completed == nil } }
+}
+
+/// The app's store: one per container, built from that container's clock, identifiers and
+/// logger.
+enum TodoStoreKey: DependencyKey {
+  static var defaultValue: TodoStore {
+    let values = DependencyValues.current
+    return TodoStore(clock: values.clock, ids: values.idGenerator, logger: values.logger)
+  }
+}
+
+extension DependencyValues {
+  var todoStore: TodoStore {
+    get { self[TodoStoreKey.self] }
+    set { self[TodoStoreKey.self] = newValue }
+  }
+}
+
+/// Prints what is left to do; it reads the store when it runs, through `@Dependency`.
+struct TodoReport {
+  @Dependency(\.todoStore) private var store
+
+  func lines() async -> [String] {
+    let todos = await store.todos
+    let open = await store.open.count
+    return todos.map { "  \($0)" } + ["\(open) open"]
+  }
 }

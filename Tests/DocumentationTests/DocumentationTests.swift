@@ -130,6 +130,23 @@ struct DocumentationTests {
     #expect(user.name == "User 5")
   }
 
+  @Test func readmeGraphIsWhatTheReadmeShows() throws {
+    let readme = try String(
+      contentsOf: Self.packageRoot.appendingPathComponent("README.md"),
+      encoding: .utf8
+    )
+    let graph = graphAndInputs()
+    #expect(readme.contains("```text\n" + graph.text + "```"))
+    #expect(readme.contains("```mermaid\n" + graph.mermaid + "```"))
+  }
+
+  @Test func serverContainerNeedsEveryInput() {
+    #expect(makeServerContainer(port: 8080, databaseURL: nil) == nil)
+    let values = makeServerContainer(port: 8080, databaseURL: "postgres://localhost/app")
+    #expect(values?[ListenPortKey.self] == 8080)
+    #expect(values?[DatabaseURLKey.self] == "postgres://localhost/app")
+  }
+
   @Test func readmeSnippetsRun() {
     quickStart()
     captureRules()

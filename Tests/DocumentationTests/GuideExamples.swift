@@ -202,6 +202,29 @@ func reportDetached(_ message: String) async {
   }
 }
 
+// MARK: - 9. An input for a server's settings
+
+enum ListenPortKey: DependencyInputKey {
+  typealias Value = Int
+  static let testValue = 0  // tests ask the system for a free port
+}
+
+enum DatabaseURLKey: DependencyInputKey {
+  typealias Value = String
+}
+
+func makeServerContainer(port: Int, databaseURL: String?) -> DependencyValues? {
+  var values = DependencyValues(context: .default)
+  values[ListenPortKey.self] = port
+  if let databaseURL { values[DatabaseURLKey.self] = databaseURL }
+  let missing = values.unsetInputs(among: [ListenPortKey.self, DatabaseURLKey.self])
+  guard missing.isEmpty else {
+    print("missing settings: \(missing)")  // "missing settings: [DatabaseURLKey]"
+    return nil
+  }
+  return values
+}
+
 // MARK: - Stand-ins the examples call
 
 enum PostgresDatabase {

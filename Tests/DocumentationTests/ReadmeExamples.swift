@@ -90,3 +90,30 @@ func escaping() {
     }
   }
 }
+
+// MARK: - Graph and inputs
+
+enum BaseURLKey: DependencyInputKey {
+  typealias Value = String
+}
+
+struct PaymentsClient: Sendable {
+  var baseURL: String
+  var logger: any Logger
+}
+
+enum PaymentsClientKey: DependencyKey {
+  static var defaultValue: PaymentsClient {
+    let values = DependencyValues.current
+    return PaymentsClient(baseURL: values[BaseURLKey.self], logger: values.logger)
+  }
+}
+
+func graphAndInputs() -> DependencyGraph {
+  var values = DependencyValues(context: .test)
+  let unset = values.unsetInputs(among: [BaseURLKey.self, PaymentsClientKey.self])
+  precondition(unset.count == 1)  // BaseURLKey: nothing built or read to find out
+  values[BaseURLKey.self] = "https://payments.example.com"
+  _ = values[PaymentsClientKey.self]
+  return values.graph  // or DependencyGraph.trace([PaymentsClientKey.self]) { … }
+}

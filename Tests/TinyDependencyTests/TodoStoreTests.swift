@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TinyDependency
 
@@ -5,62 +6,83 @@ import TinyDependency
 
 @Suite("The example's to-do store with test values")
 struct TodoStoreTests {
-  /// Runs `body` in a fresh test container, so counters and loggers are this test's own.
-  func inFreshContainer<R>(_ body: (DependencyValues) throws -> R) rethrows -> R {
+  @Test func addsTodosWithTestIdentifiersAndTime() async {
+    let store = DependencyValues(context: .test).todoStore
+    let first = await store.add("Buy milk")
+    let second = await store.add("Write the README")
+    #expect(first.id == "todo-1")
+    #expect(second.id == "todo-2")
+    #expect(first.created.description == "2026-01-01T00:00:00Z")
+    #expect(await store.open.map(\.title) == ["Buy milk", "Write the README"])
+  }
+
+  @Test func logsWhatItDoes() async throws {
     let values = DependencyValues(context: .test)
-    return try withDependencies(values) { try body(values) }
+    let store = values.todoStore
+    let todo = await store.add("Water the plants")
+    #expect(await store.complete(todo.id))
+    #expect(await !store.complete("todo-99"))
+    let logger = try #require(values.logger as? RecordingLogger)
+    #expect(
+      logger.messages == [
+        "added \"Water the plants\" as todo-1",
+        "completed \"Water the plants\"",
+        "no to-do todo-99 to complete",
+      ]
+    )
   }
 
-  @Test func addsTodosWithTestIdentifiersAndTime() {
-    inFreshContainer { values in
-      let store = TodoStore()
-      let first = store.add("Buy milk")
-      let second = store.add("Write the README")
-      #expect(first.id == "todo-1")
-      #expect(second.id == "todo-2")
-      #expect(first.created.description == "2026-01-01T00:00:00Z")
-      #expect(store.open.map(\.title) == ["Buy milk", "Write the README"])
-    }
-  }
-
-  @Test func logsWhatItDoes() throws {
-    try inFreshContainer { values in
-      let store = TodoStore()
-      let todo = store.add("Water the plants")
-      #expect(store.complete(todo.id))
-      #expect(!store.complete("todo-99"))
-      let logger = try #require(values.logger as? RecordingLogger)
-      #expect(
-        logger.messages == [
-          "added \"Water the plants\" as todo-1",
-          "completed \"Water the plants\"",
-          "no to-do todo-99 to complete",
-        ]
-      )
-    }
-  }
-
-  @Test func eachContainerCountsFromOne() {
+  @Test func eachContainerCountsFromOne() async {
     for _ in 0..<3 {
-      inFreshContainer { _ in
-        #expect(TodoStore().add("again").id == "todo-1")
-      }
+      let todo = await DependencyValues(context: .test).todoStore.add("again")
+      #expect(todo.id == "todo-1")
     }
   }
 
-  @Test func aScopeCanPinTheClock() {
+  @Test func aScopeCanPinTheClock() async {
     let pinned = Timestamp(secondsSince1970: 1_800_000_000)
-    inFreshContainer { _ in
-      withDependencies {
-        $0.clock = .fixed(pinned)
-      } operation: {
-        let store = TodoStore()
-        #expect(store.add("Later").created == pinned)
-      }
-    }
+    var values = DependencyValues(context: .test)
+    values.clock = .fixed(pinned)
+    #expect(await values.todoStore.add("Later").created == pinned)
   }
 
-  @Test func liveExampleRunsAndPrintsItsWork() throws {
+  @Test func reportReadsTheStoreOfTheScopeItRunsIn() async {
+    let values = DependencyValues(context: .test)
+    await values.todoStore.add("Read the report")
+    let lines = await withDependencies(values) { await TodoReport().lines() }
+    #expect(lines == ["  [ ] Read the report (todo-1, added 2026-01-01T00:00:00Z)", "1 open"])
+  }
+
+  @Test func graphOfTheApp() {
+    let graph = DependencyGraph.trace([TodoStoreKey.self], context: .test)
+    #expect(
+      graph.text == """
+        Dependency graph, test context: 4 keys, 3 edges
+        IDGeneratorKey (shared)
+        LoggerKey (shared)
+        TodoStoreKey (shared)
+          -> IDGeneratorKey
+          -> LoggerKey
+          -> WallClockKey
+        WallClockKey (shared)
+        Cycles: none
+
+        """
+    )
+  }
+
+  @Test func examplesMarkdownShowsThisGraph() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let examples = try String(
+      contentsOf: root.appendingPathComponent("Examples.md"),
+      encoding: .utf8
+    )
+    let graph = DependencyGraph.trace([TodoStoreKey.self], context: .test)
+    #expect(examples.contains("```text\n" + graph.text + "```"))
+  }
+
+  @Test func liveExampleRunsAndPrintsItsWorkAndGraph() throws {
     let result = try run(
       builtProduct("TinyDependencyExample"),
       environment: ["TINY_DEPENDENCY_CONTEXT": "live"]
@@ -69,5 +91,19 @@ struct TodoStoreTests {
     #expect(result.standardOutput.contains("(context: default)"))
     #expect(result.standardOutput.contains("[x] Buy milk"))
     #expect(result.standardOutput.contains("1 open"))
+    #expect(result.standardOutput.contains("LoggerKey (shared)\n  -> WallClockKey\n"))
+  }
+
+  @Test func exampleRendersItsGraphAsMermaid() throws {
+    let result = try run(
+      builtProduct("TinyDependencyExample"),
+      arguments: ["--mermaid"],
+      environment: ["TINY_DEPENDENCY_CONTEXT": "test"]
+    )
+    #expect(
+      result.standardOutput.hasSuffix(
+        "graph TD\n  n0[\"IDGeneratorKey\"]\n  n1[\"LoggerKey\"]\n  n2[\"TodoStoreKey\"]\n  n3[\"WallClockKey\"]\n  n2 --> n0\n  n2 --> n1\n  n2 --> n3\n"
+      )
+    )
   }
 }
