@@ -58,6 +58,27 @@ struct DependencyContextProbeTests {
     #expect(warnings.first?.contains("default, live, test, preview") == true)
   }
 
+  @Test func veryLongValueIsShortenedInTheWarning() throws {
+    let result = try Self.probe(String(repeating: "x", count: 10_000))
+    #expect(result.standardOutput.contains("context: default\n"))
+    #expect(result.standardError.contains("TINY_DEPENDENCY_CONTEXT=\"xxxxxxxx"))
+    #expect(result.standardError.contains("… (10000 bytes)"))
+    #expect(result.standardError.count < 400)
+  }
+
+  @Test func nonUTF8BytesAreShownEscaped() throws {
+    // The environment of `Process` is made of Strings: let a shell put raw bytes in it.
+    let probe = try builtProduct("DependencyContextProbe")
+    let result = try run(
+      URL(fileURLWithPath: "/bin/sh"),
+      arguments: ["-c", #"TINY_DEPENDENCY_CONTEXT="$(printf 'te\377st')" exec "$0""#, probe.path],
+      environment: ["TINY_DEPENDENCY_CONTEXT": nil, "XCODE_RUNNING_FOR_PREVIEWS": nil]
+    )
+    #expect(result.status == 0)
+    #expect(result.standardOutput.contains("context: default\n"))
+    #expect(result.standardError.contains(#"TINY_DEPENDENCY_CONTEXT="te\xFFst""#))
+  }
+
   @Test func previewFlagSelectsPreview() throws {
     let result = try run(
       builtProduct("DependencyContextProbe"),
