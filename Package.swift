@@ -12,11 +12,13 @@ let package = Package(
   ],
   products: [
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
+    .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
     .executable(name: "DependencyContextProbe", targets: ["DependencyContextProbe"]),
     .executable(name: "TinyDependencyExample", targets: ["TinyDependencyExample"]),
   ],
   targets: [
     .target(name: "TinyDependency"),
+    .target(name: "TinyDependencyTesting", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyBenchmarks", dependencies: ["TinyDependency"]),

@@ -226,7 +226,7 @@ extension DependencyValues {
   public var graph: DependencyGraph {
     DependencyGraph(
       context: context,
-      builds: storage.builtValues.map { ($0.key, $0.reads) }
+      builds: storage.builtValuesWithTheirReads.map { ($0.key, $0.reads) }
     )
   }
 }
@@ -250,9 +250,27 @@ extension DependencyGraph {
     context: DependencyContext = .test,
     configure: (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyGraph {
+    traceDetails(keys, context: context, configure: configure).graph
+  }
+
+  /// What a trace found: the graph, and the keys whose value for the context was the
+  /// protocol's fallback to their default value.
+  package struct TraceDetails: Sendable {
+    package let graph: DependencyGraph
+    package let fellBack: [Node]
+  }
+
+  /// Traces like ``trace(_:context:configure:)`` and also reports the keys that fell back to
+  /// their default value (the live one, in the test context).
+  package static func traceDetails(
+    _ keys: [any DependencyKey.Type],
+    context: DependencyContext,
+    configure: (inout DependencyValues) -> Void
+  ) -> TraceDetails {
     var builds: [(key: KeyType, reads: [KeyType])] = []
     var cyclePaths: [[KeyType]] = []
     var missing: [KeyType] = []
+    var fellBack: [KeyType] = []
     for key in keys {
       let recorder = TraceRecorder()
       var values = DependencyValues(
@@ -266,16 +284,32 @@ extension DependencyGraph {
         recorder.finish()
       }
       let stopped = recorder.waitUntilDone()
-      builds += frozen.storage.builtValues.map { ($0.key, $0.reads) }
+      let recorded = recorder.recordedBuilds
+      builds += recorded.builds.map { (KeyType($0.key), $0.reads.map(KeyType.init)) }
+      // A value the container already had (an override) built nothing: still a node.
+      if !recorded.builds.contains(where: { ObjectIdentifier($0.key) == traced.id }) {
+        builds.append((traced, []))
+      }
+      fellBack += recorded.fallbacks.map(KeyType.init)
       cyclePaths += stopped.cycles.map { $0.map(KeyType.init) }
       missing += stopped.missingInputs.map(KeyType.init)
     }
-    return DependencyGraph(
+    let graph = DependencyGraph(
       context: context,
       builds: builds,
       cyclePaths: cyclePaths,
       missingInputs: missing
     )
+    let fellBackIDs = Set(fellBack.map(\.id))
+    return TraceDetails(
+      graph: graph,
+      fellBack: graph.nodes.filter { fellBackIDs.contains($0.key.id) }
+    )
+  }
+
+  /// The node of `key`, if the graph has it.
+  package func node(for key: any DependencyKey.Type) -> Node? {
+    nodes.first { $0.key.id == ObjectIdentifier(key) }
   }
 }
 

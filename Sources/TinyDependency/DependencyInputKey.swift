@@ -30,6 +30,9 @@ extension DependencyInputKey {
 func missingInput<Key: DependencyKey>(_ key: Key.Type) -> Never {
   let values = DependencyValues.current
   if let recorder = values.frame?.recorder ?? values.storage.recorder {
+    // The frame is the input's own (failed) build; what read it is its parent.
+    values.frame?.parent?.record(Key.self, inputs: [])
+    values.frame?.parent?.recordUnfinishedChain()
     recorder.stop(missingInput: key)
   }
   let name = Key.debugName

@@ -40,11 +40,18 @@ public protocol DependencyKey {
 }
 
 extension DependencyKey {
-  /// Falls back to ``defaultValue``.
-  public static var testValue: Value { defaultValue }
+  /// Falls back to ``defaultValue``, and notes that it did for the build in progress (the
+  /// validator and strict mode of TinyDependencyTesting report it).
+  public static var testValue: Value {
+    DependencyValues.current.frame?.noteFallback(in: .test)
+    return defaultValue
+  }
 
-  /// Falls back to ``defaultValue``.
-  public static var previewValue: Value { defaultValue }
+  /// Falls back to ``defaultValue``, and notes that it did for the build in progress.
+  public static var previewValue: Value {
+    DependencyValues.current.frame?.noteFallback(in: .preview)
+    return defaultValue
+  }
 
   /// Values are built once per container.
   public static var lifetime: DependencyLifetime { .shared }

@@ -113,6 +113,17 @@ public struct DependencyValues: Sendable {
   /// The values set on this container and on the scopes it derives from.
   var overrides: PersistentMap { storage.overrides }
 
+  /// Whether a test value that falls back to the live default is reported as a test issue;
+  /// TinyDependencyTesting's strict mode sets it.
+  package var reportsLiveFallbacks: Bool {
+    get { storage.reportsLiveFallbacks }
+    set {
+      guard newValue != storage.reportsLiveFallbacks else { return }
+      prepareToMutate()
+      storage.setReportsLiveFallbacks(newValue)
+    }
+  }
+
   /// The container with no build frame attached, for capturing beyond the current build.
   var detached: DependencyValues {
     var copy = self

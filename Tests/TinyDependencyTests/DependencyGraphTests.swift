@@ -41,6 +41,38 @@ struct DependencyGraphTests {
     #expect(values.graph.nodes.map(\.name) == ["SameNameKey"])
   }
 
+  @Test func aTestValueWrappingTheLiveOneIsNoSelfEdge() {
+    let graph = DependencyGraph.trace([WrappingKey.self])
+    #expect(graph.edges.isEmpty)
+    #expect(graph.cycles.isEmpty)
+  }
+
+  @Test func aScopeThatSharesItsParentsValueShowsWhatThatValueRead() {
+    let parent = DependencyValues(context: .test)
+    _ = parent[AppKey.self]
+    var child = parent
+    child[First.SameNameKey.self] = 7
+    _ = child[AppKey.self]
+    #expect(child.graph.edges == parent.graph.edges)
+  }
+
+  @Test func traceShowsWhatTransientValuesRead() {
+    let graph = DependencyGraph.trace([TransientUserKey.self])
+    #expect(
+      graph.edges.map(\.description) == [
+        "StampKey -> ClockKey", "TransientUserKey -> StampKey",
+      ]
+    )
+  }
+
+  @Test func traceShowsWhoReadAnUnsetInput() {
+    let graph = DependencyGraph.trace([GatewayKey.self])
+    #expect(graph.missingInputs.map(\.name) == ["BaseURLKey"])
+    #expect(
+      graph.edges.map(\.description) == ["GatewayKey -> ServerKey", "ServerKey -> BaseURLKey"]
+    )
+  }
+
   // MARK: - Renderings
 
   @Test func plainTextRendering() {
@@ -174,6 +206,20 @@ enum AppKey: DependencyKey {
     let values = DependencyValues.current
     return "app(\(values[APIKey.self]), \(values[StoreKey.self]))"
   }
+}
+
+/// A transient key that reads a transient key of its own.
+enum StampKey: DependencyKey {
+  static var defaultValue: String { "stamp(\(DependencyValues.current[ClockKey.self]))" }
+  static var lifetime: DependencyLifetime { .transient }
+}
+
+enum TransientUserKey: DependencyKey {
+  static var defaultValue: String { "user(\(DependencyValues.current[StampKey.self]))" }
+}
+
+enum GatewayKey: DependencyKey {
+  static var defaultValue: String { "gateway(\(DependencyValues.current[ServerKey.self]))" }
 }
 
 enum First {

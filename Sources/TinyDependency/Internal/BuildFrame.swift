@@ -25,6 +25,8 @@ final class BuildFrame: @unchecked Sendable {
   private var reads: [any DependencyKey.Type] = []
   private var readIDs: Set<ObjectIdentifier> = []
   private var isFinished = false
+  /// Set when the key's own value for the context was the protocol's fallback to its default.
+  private var fellBack = false
   /// The build this frame's thread is blocked on, while it waits for another thread's build.
   private var blockedOn: BuildFrame?
 
@@ -44,6 +46,9 @@ final class BuildFrame: @unchecked Sendable {
   /// Records that the build read `keyType`, whose own value was built from `keyInputs`.
   func record(_ keyType: any DependencyKey.Type, inputs keyInputs: Set<ObjectIdentifier>) {
     let key = ObjectIdentifier(keyType)
+    // A build that reads its own key for another context (a test value wrapping the live one)
+    // depends on that other value, not on itself: no edge to itself.
+    guard key != self.key else { return }
     lock.withLock {
       guard !isFinished else { return }
       inputs.insert(key)
@@ -52,13 +57,38 @@ final class BuildFrame: @unchecked Sendable {
     }
   }
 
-  /// Ends the build; returns every key it read, directly or transitively, and the keys it read
-  /// itself, in order.
-  func finish() -> (inputs: Set<ObjectIdentifier>, reads: [any DependencyKey.Type]) {
-    lock.withLock {
-      isFinished = true
-      return (inputs, reads)
+  /// Records, for a trace that stops here, what this build and the ones around it read so far.
+  func recordUnfinishedChain() {
+    var frame: BuildFrame? = self
+    var child: BuildFrame?
+    while let current = frame {
+      let snapshot = current.lock.withLock { current.isFinished ? nil : current.reads }
+      if let snapshot {
+        // The build below this one is in progress, so this one has not recorded reading it.
+        let reads = snapshot + (child.map { [$0.keyType] } ?? [])
+        recorder?.recordBuild(of: current.keyType, reads: reads, fellBack: false)
+      }
+      child = current
+      frame = current.parent
     }
+  }
+
+  /// Notes that the key fell back to its default value, if `context` is the one being built.
+  func noteFallback(in context: DependencyContext) {
+    guard context == self.context else { return }
+    lock.withLock { if !isFinished { fellBack = true } }
+  }
+
+  /// Ends the build; returns every key it read, directly or transitively, the keys it read
+  /// itself, in order, and whether its value was the fallback to the default.
+  func finish() -> (inputs: Set<ObjectIdentifier>, reads: [any DependencyKey.Type], fellBack: Bool)
+  {
+    let result = lock.withLock {
+      isFinished = true
+      return (inputs, reads, fellBack)
+    }
+    recorder?.recordBuild(of: keyType, reads: result.1, fellBack: result.2)
+    return result
   }
 
   private var isActive: Bool { lock.withLock { !isFinished } }
@@ -142,7 +172,10 @@ func reportCycle(
   recorder: TraceRecorder?
 ) -> Never {
   let keys = path.map(\.keyType) + continuation
-  if let recorder { recorder.stop(cycle: keys) }
+  if let recorder {
+    path.last?.recordUnfinishedChain()
+    recorder.stop(cycle: keys)
+  }
   let names = keys.map { _typeName($0, qualified: false) }
   let context = path.last?.context ?? .default
   let reentered = names.last ?? "?"

@@ -65,6 +65,9 @@ final class DependencyStorage: @unchecked Sendable {
   private(set) var context: DependencyContext
   /// Whether this storage chose its context itself, so nothing above it can be reused.
   private(set) var choosesContext: Bool
+  /// Whether a test value that falls back to the live default is reported as an issue.
+  /// Inherited by derived storages; written only before the storage is shared.
+  package private(set) var reportsLiveFallbacks = false
 
   private let mutex = ConditionMutex()
 
@@ -136,6 +139,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.isProcessRoot = false
     self.recorder = parent.recorder
     self.overrides = parent.overridesForDerivedStorage()
+    self.reportsLiveFallbacks = parent.reportsLiveFallbacks
     self.context = parent.context
     self.choosesContext = false
   }
@@ -174,6 +178,10 @@ final class DependencyStorage: @unchecked Sendable {
   func setOverride(_ box: AnyBox, for key: ObjectIdentifier) {
     overrides.set(key, box)
     changedKeys.insert(key)
+  }
+
+  func setReportsLiveFallbacks(_ enabled: Bool) {
+    reportsLiveFallbacks = enabled
   }
 
   func choose(_ newContext: DependencyContext) {
@@ -258,6 +266,7 @@ final class DependencyStorage: @unchecked Sendable {
 
         let value = build(key, frame: frame, in: values)
         let trace = frame.finish()
+        if trace.fellBack { reportLiveFallback(of: Key.self, readFrom: values.frame) }
         let built = BuiltValue(
           box: Box(value),
           inputs: trace.inputs,
@@ -322,6 +331,30 @@ final class DependencyStorage: @unchecked Sendable {
     }
   }
 
+  /// In strict mode, reports that a test used `Key`'s live default for want of a test value.
+  private func reportLiveFallback<Key: DependencyKey>(
+    of key: Key.Type,
+    readFrom reader: BuildFrame?
+  ) {
+    guard reportsLiveFallbacks, context == .test else { return }
+    var chain: [String] = []
+    var frame = reader
+    while let current = frame {
+      chain.append(current.keyName)
+      frame = current.parent
+    }
+    let whereRead =
+      chain.isEmpty
+      ? "read directly in the test"
+      : "read while building " + chain.reversed().joined(separator: " -> ")
+    let name = Key.debugName
+    IssueReporter.report(
+      "\(name) has no testValue of its own, so a test used its live defaultValue "
+        + "(\(whereRead)). Declare `static var testValue` on \(name), or override it for "
+        + "the test with `.dependency(…)` or `withDependencies`."
+    )
+  }
+
   /// How long a read waits for a build that started it on another thread before the two are
   /// reported as a likely cycle.
   static let crossThreadCycleTimeout = 5.0
@@ -339,7 +372,9 @@ final class DependencyStorage: @unchecked Sendable {
       recorder: recorder
     )
     let value = build(key, frame: frame, in: values)
-    values.frame?.record(Key.self, inputs: frame.finish().inputs)
+    let trace = frame.finish()
+    if trace.fellBack { reportLiveFallback(of: Key.self, readFrom: values.frame) }
+    values.frame?.record(Key.self, inputs: trace.inputs)
     return value
   }
 
@@ -411,6 +446,29 @@ final class DependencyStorage: @unchecked Sendable {
       if case .built(let built)? = entries[id] { return built }
       return nil
     }
+  }
+
+  /// The values this storage holds, and those of its ancestors that they read, transitively:
+  /// everything its graph shows.
+  var builtValuesWithTheirReads: [BuiltValue] {
+    var result = builtValues
+    var seen = Set(result.map(\.key.id))
+    var index = 0
+    while index < result.count {
+      for read in result[index].reads where !seen.contains(read.id) {
+        seen.insert(read.id)
+        var node: DependencyStorage? = self
+        while let storage = node {
+          if let built = storage.builtValue(for: read.id) {
+            result.append(built)
+            break
+          }
+          node = storage.parent
+        }
+      }
+      index += 1
+    }
+    return result
   }
 
   /// The values this storage holds, built here or shared from an ancestor.

@@ -23,6 +23,30 @@ final class TraceRecorder: @unchecked Sendable {
   private var isDone = false
   private var cycles: [[any DependencyKey.Type]] = []
   private var missingInputs: [any DependencyKey.Type] = []
+  private var builds: [(key: any DependencyKey.Type, reads: [any DependencyKey.Type])] = []
+  private var fallbacks: [ObjectIdentifier: any DependencyKey.Type] = [:]
+
+  /// Records a finished build: what it read, and whether it used its default as a fallback.
+  func recordBuild(
+    of key: any DependencyKey.Type,
+    reads: [any DependencyKey.Type],
+    fellBack: Bool
+  ) {
+    mutex.withLock {
+      builds.append((key, reads))
+      if fellBack { fallbacks[ObjectIdentifier(key)] = key }
+    }
+  }
+
+  /// Every build recorded so far, and the keys that fell back to their default value.
+  var recordedBuilds:
+    (
+      builds: [(key: any DependencyKey.Type, reads: [any DependencyKey.Type])],
+      fallbacks: [any DependencyKey.Type]
+    )
+  {
+    mutex.withLock { (builds, Array(fallbacks.values)) }
+  }
 
   /// Records a cycle, then parks the calling thread.
   func stop(cycle keys: [any DependencyKey.Type]) -> Never {
