@@ -26,6 +26,10 @@ let package = Package(
       name: "TinyDependencyTests",
       dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
     ),
+    .testTarget(
+      name: "TinyDependencyTestingTests",
+      dependencies: ["TinyDependency", "TinyDependencyTesting"]
+    ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
     .testTarget(name: "DocumentationTests", dependencies: ["TinyDependency"]),
   ],

@@ -149,6 +149,9 @@ final class CapturedScope: @unchecked Sendable {
   let serial: UInt64
   private let strongStorage: DependencyStorage?
   private weak var weakStorage: DependencyStorage?
+  /// The build this wrapper was made in, if any. A read on a thread that build handed work to
+  /// joins its chain, so a cycle through that hand-off is reported rather than waited on.
+  private weak var buildFrame: BuildFrame?
   private let overrides: PersistentMap
   private let context: DependencyContext
 
@@ -174,6 +177,8 @@ final class CapturedScope: @unchecked Sendable {
     if current.frame != nil {
       strongStorage = nil
       weakStorage = current.storage
+      buildFrame = current.frame
+      current.frame?.noteCapture()
     } else {
       strongStorage = current.storage
     }
@@ -236,6 +241,9 @@ final class CapturedScope: @unchecked Sendable {
     }
     var result = DependencyValues(storage: storage)
     result.frame = current.frame
+    if result.frame == nil, strongStorage == nil, let frame = buildFrame, frame.isActive {
+      result.frame = frame
+    }
     return result
   }
 

@@ -236,7 +236,8 @@ extension DependencyGraph {
   ///
   /// Unlike a normal read, a cycle or an unset input does not stop the process: the resolution
   /// that meets one stops there, the problem shows in ``cycles`` or ``missingInputs``, and
-  /// tracing goes on with the next key in a new container. Each key resolves on a thread of its
+  /// tracing goes on with the next key in a new container. A resolution still running after a
+  /// minute (blocked on a lock, say) is left behind, and tracing goes on without it. Each key resolves on a thread of its
   /// own; a thread that met a problem stays parked, with what it was building, for the rest of
   /// the process, so trace from tests and checks rather than from a running app.
   ///
@@ -258,7 +259,12 @@ extension DependencyGraph {
   package struct TraceDetails: Sendable {
     package let graph: DependencyGraph
     package let fellBack: [Node]
+    /// Keys whose resolution had not finished after ``traceTimeout`` seconds.
+    package let stalled: [Node]
   }
+
+  /// How long a trace waits for one key's resolution before it reports it stalled and goes on.
+  package static let traceTimeout = 60.0
 
   /// Traces like ``trace(_:context:configure:)`` and also reports the keys that fell back to
   /// their default value (the live one, in the test context).
@@ -271,6 +277,7 @@ extension DependencyGraph {
     var cyclePaths: [[KeyType]] = []
     var missing: [KeyType] = []
     var fellBack: [KeyType] = []
+    var stalled: [KeyType] = []
     for key in keys {
       let recorder = TraceRecorder()
       var values = DependencyValues(
@@ -283,7 +290,8 @@ extension DependencyGraph {
         frozen.resolveForTrace(traced.type)
         recorder.finish()
       }
-      let stopped = recorder.waitUntilDone()
+      let stopped = recorder.waitUntilDone(timeout: traceTimeout)
+      if stopped.stalled { stalled.append(traced) }
       let recorded = recorder.recordedBuilds
       builds += recorded.builds.map { (KeyType($0.key), $0.reads.map(KeyType.init)) }
       // A value the container already had (an override) built nothing: still a node.
@@ -301,9 +309,11 @@ extension DependencyGraph {
       missingInputs: missing
     )
     let fellBackIDs = Set(fellBack.map(\.id))
+    let stalledIDs = Set(stalled.map(\.id))
     return TraceDetails(
       graph: graph,
-      fellBack: graph.nodes.filter { fellBackIDs.contains($0.key.id) }
+      fellBack: graph.nodes.filter { fellBackIDs.contains($0.key.id) },
+      stalled: graph.nodes.filter { stalledIDs.contains($0.key.id) }
     )
   }
 

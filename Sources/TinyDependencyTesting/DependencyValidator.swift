@@ -104,6 +104,17 @@ public enum DependencyValidator {
         )
       )
     }
+    for node in traced.stalled {
+      findings.append(
+        DependencyFinding(
+          key: node.name,
+          kind: .stalled,
+          path: [node.name],
+          message: "did not finish resolving within \(Int(DependencyGraph.traceTimeout)) s: "
+            + "a build blocks on something (a lock, a semaphore) that waits for it."
+        )
+      )
+    }
     if previews {
       let preview = DependencyGraph.traceDetails(keys, context: .preview, configure: configure)
       let missing = Set(preview.fellBack.map(\.name))
@@ -231,6 +242,8 @@ public struct DependencyFinding: Sendable, Hashable, Comparable, CustomStringCon
     case unsetInput = "unset input"
     /// The key has no `previewValue` of its own.
     case missingPreviewValue = "missing previewValue"
+    /// Resolving the key did not finish.
+    case stalled = "stalled"
 
     /// The kind's name, as the report shows it.
     public var description: String { rawValue }

@@ -87,6 +87,17 @@ struct DependencyCycleTests {
     #expect(message.contains("HandOffKey -> EchoKey -> HandOffKey"))
   }
 
+  @Test func handOffThroughAPropertyWrapperIsReportedAfterATimeout() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      _ = DependencyValues(context: .default)[WrapperHandOffKey.self]
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("WrapperHandOffKey -> EchoBackKey -> WrapperHandOffKey"))
+  }
+
   @Test func fireAndForgetTaskInABuilderIsNoCycle() async {
     await #expect(processExitsWith: .success) {
       let values = DependencyValues(context: .default)
@@ -219,4 +230,29 @@ enum LauncherKey: DependencyKey {
 
 enum LaunchEchoKey: DependencyKey {
   static var defaultValue: String { "echo(\(DependencyValues.current[LauncherKey.self]))" }
+}
+
+/// Hands a wrapper made during its build to another thread and waits for what it reads.
+enum WrapperHandOffKey: DependencyKey {
+  struct Reader: Sendable {
+    @Dependency(EchoBackKey.self) var echo
+  }
+
+  static var defaultValue: String {
+    let reader = Reader()
+    let done = DispatchSemaphore(value: 0)
+    let result = ResultSlots<String>(1)
+    DispatchQueue.global().async {
+      result[0] = reader.echo
+      done.signal()
+    }
+    done.wait()
+    return "hand-off(\(result[0] ?? ""))"
+  }
+}
+
+enum EchoBackKey: DependencyKey {
+  static var defaultValue: String {
+    "echo(\(DependencyValues.current[WrapperHandOffKey.self]))"
+  }
 }

@@ -27,6 +27,13 @@ final class BuildFrame: @unchecked Sendable {
   private var isFinished = false
   /// Set when the key's own value for the context was the protocol's fallback to its default.
   private var fellBack = false
+  /// Set when the build made a `@Dependency`, which keeps the scope it was made in: the value
+  /// then belongs to this scope and is not shared with the scopes around it.
+  private(set) var capturedScope: Bool {
+    get { lock.withLock { capturedScopeFlag } }
+    set { lock.withLock { capturedScopeFlag = newValue } }
+  }
+  private var capturedScopeFlag = false
   /// The build this frame's thread is blocked on, while it waits for another thread's build.
   private var blockedOn: BuildFrame?
 
@@ -73,6 +80,11 @@ final class BuildFrame: @unchecked Sendable {
     }
   }
 
+  /// Notes that the build made a `@Dependency` that captured its scope.
+  func noteCapture() {
+    capturedScope = true
+  }
+
   /// Notes that the key fell back to its default value, if `context` is the one being built.
   func noteFallback(in context: DependencyContext) {
     guard context == self.context else { return }
@@ -91,7 +103,7 @@ final class BuildFrame: @unchecked Sendable {
     return result
   }
 
-  private var isActive: Bool { lock.withLock { !isFinished } }
+  var isActive: Bool { lock.withLock { !isFinished } }
 
   /// The active frames that the current thread is running, innermost first: this one and the
   /// parents it runs nested in, up to one started on another thread.

@@ -7,6 +7,8 @@ struct BuiltValue: Sendable {
   let key: KeyType
   /// The keys the build read itself, in the order it first read them.
   let reads: [KeyType]
+  /// Whether the value holds a `@Dependency` made while it was built, which keeps this scope.
+  var capturesScope = false
 }
 
 /// A key type, kept to name and tell apart the keys of graphs and messages.
@@ -271,7 +273,8 @@ final class DependencyStorage: @unchecked Sendable {
           box: Box(value),
           inputs: trace.inputs,
           key: KeyType(Key.self),
-          reads: trace.reads.map(KeyType.init)
+          reads: trace.reads.map(KeyType.init),
+          capturesScope: frame.capturedScope
         )
 
         mutex.lock()
@@ -399,7 +402,8 @@ final class DependencyStorage: @unchecked Sendable {
   /// the keys it read, nor the key, were overridden in between, and the context is the same.
   /// Scopes that override unrelated keys (one per request, say) then share one value.
   private func shareWithAncestors(_ id: ObjectIdentifier, _ built: BuiltValue) {
-    guard !choosesContext else { return }
+    // A value holding a wrapper that captured this scope would carry its overrides outside it.
+    guard !choosesContext, !built.capturesScope else { return }
     var changed = changedKeys
     var target: DependencyStorage?
     var node = parent

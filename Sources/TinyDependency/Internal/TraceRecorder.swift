@@ -76,14 +76,18 @@ final class TraceRecorder: @unchecked Sendable {
     }
   }
 
-  /// Waits until the resolution finished or stopped; returns what stopped it.
-  func waitUntilDone() -> (
-    cycles: [[any DependencyKey.Type]], missingInputs: [any DependencyKey.Type]
+  /// Waits until the resolution finished or stopped, or `timeout` seconds went by; returns what
+  /// stopped it, and whether it is still running.
+  func waitUntilDone(timeout: Double) -> (
+    cycles: [[any DependencyKey.Type]], missingInputs: [any DependencyKey.Type], stalled: Bool
   ) {
     mutex.lock()
     defer { mutex.unlock() }
-    while !isDone { mutex.wait() }
-    return (cycles, missingInputs)
+    var waited = 0.0
+    while !isDone && waited < timeout {
+      if !mutex.wait(seconds: 0.5) { waited += 0.5 }
+    }
+    return (cycles, missingInputs, !isDone)
   }
 
   private static func park() -> Never {

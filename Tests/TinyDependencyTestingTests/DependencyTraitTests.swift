@@ -1,0 +1,80 @@
+import Testing
+import TinyDependency
+import TinyDependencyTesting
+
+@Suite("Dependency traits", .dependency(\.greeting, "suite hello"))
+struct DependencyTraitTests {
+  @Test func suiteTraitAppliesToEachTest() {
+    #expect(DependencyValues.current.greeting == "suite hello")
+    #expect(DependencyValues.current.farewell == "test bye")
+  }
+
+  @Test(.dependencies { $0.farewell = "test-level bye" })
+  func testTraitNestsInsideTheSuiteTrait() {
+    #expect(DependencyValues.current.greeting == "suite hello")
+    #expect(DependencyValues.current.farewell == "test-level bye")
+  }
+
+  @Test(.dependency(\.greeting, "test-level hello"))
+  func testTraitOverridesTheSuiteTrait() {
+    #expect(DependencyValues.current.greeting == "test-level hello")
+  }
+
+  @Test func valuesAreBuiltForTheTestContext() {
+    #expect(DependencyValues.current.context == .test)
+  }
+}
+
+@Suite("Fresh containers per test", .dependencies)
+struct FreshContainerTests {
+  /// Many tests and arguments in parallel, each with a stateful test value: each must see a
+  /// counter of its own, starting at 1.
+  @Test(arguments: 0..<64)
+  func eachTestCaseGetsAFreshCounter(argument: Int) async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+    #expect(DependencyValues.current.counter.next() == 2)
+  }
+
+  @Test func anotherTestAlsoStartsFresh() {
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test(.dependencies)
+  func aTestLevelTraitAloneGivesAFreshContainer() {
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+}
+
+@Suite("Strict mode under Swift Testing")
+struct StrictModeTests {
+  @Test(.strictDependencies)
+  func readingALiveFallbackIsAnIssue() {
+    withKnownIssue {
+      #expect(DependencyValues.current[LiveOnlyKey.self] == "live only")
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("LiveOnlyKey has no testValue") }
+    }
+  }
+
+  @Test(.strictDependencies)
+  func theIssueNamesTheBuildThatReadIt() {
+    withKnownIssue {
+      _ = DependencyValues.current[LeakyServiceKey.self]
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue.contains("LiveOnlyKey") && $0.rawValue.contains("LeakyServiceKey")
+      }
+    }
+  }
+
+  @Test(.strictDependencies)
+  func keysWithTestValuesRaiseNothing() {
+    #expect(DependencyValues.current[CompleteServiceKey.self] == "complete(test hello, test bye)")
+  }
+
+  @Test(.dependencies)
+  func withoutStrictModeAFallbackIsQuiet() {
+    #expect(DependencyValues.current[LiveOnlyKey.self] == "live only")
+  }
+}
