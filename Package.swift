@@ -31,7 +31,10 @@ let package = Package(
       dependencies: ["TinyDependency", "TinyDependencyTesting"]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
-    .testTarget(name: "DocumentationTests", dependencies: ["TinyDependency"]),
+    .testTarget(
+      name: "DocumentationTests",
+      dependencies: ["TinyDependency", "TinyDependencyTesting", "TinyDependencyExample"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -58,6 +58,9 @@ enum TodoStoreKey: DependencyKey {
     let values = DependencyValues.current
     return TodoStore(clock: values.clock, ids: values.idGenerator, logger: values.logger)
   }
+  // Built the same way in tests, from the test values of what it reads: say so, so that the
+  // validator knows the live default is not used by accident.
+  static var testValue: TodoStore { defaultValue }
 }
 
 extension DependencyValues {

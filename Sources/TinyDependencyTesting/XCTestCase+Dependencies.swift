@@ -23,7 +23,7 @@ extension XCTestCase {
   /// - Throws: What `update` or `operation` throws.
   public func withTestDependencies<R>(
     strict: Bool = false,
-    _ update: (inout DependencyValues) throws -> Void = { _ in },
+    _ update: (inout DependencyValues) throws -> Void,
     operation: () throws -> R
   ) rethrows -> R {
     var values = DependencyValues(context: .test)
@@ -34,6 +34,21 @@ extension XCTestCase {
         try operation()
       }
     }
+  }
+
+  /// Runs `operation` with a fresh test container, routing TinyDependency's issues to this
+  /// test case as failures; see ``withTestDependencies(strict:_:operation:)``.
+  ///
+  /// - Parameters:
+  ///   - strict: Whether a key read without a `testValue` of its own fails the test.
+  ///   - operation: The test's work.
+  /// - Returns: What `operation` returns.
+  /// - Throws: What `operation` throws.
+  public func withTestDependencies<R>(
+    strict: Bool = false,
+    operation: () throws -> R
+  ) rethrows -> R {
+    try withTestDependencies(strict: strict, { _ in }, operation: operation)
   }
 
   func recordDependencyFailure(_ message: String, filePath: String, line: Int) {

@@ -1,0 +1,114 @@
+import Testing
+import TinyDependency
+import TinyDependencyTesting
+
+@Suite("The dependency validator")
+struct DependencyValidatorTests {
+  @Test func aCompleteSetPasses() {
+    let report = DependencyValidator.validate([
+      GreetingKey.self, FarewellKey.self, CompleteServiceKey.self, CounterKey.self,
+    ])
+    #expect(report.isComplete)
+    #expect(report.findings.isEmpty)
+    #expect(report.description == "Dependency validation: 4 keys, no problems.\n")
+    #expect(
+      report.graph.edges.map(\.description) == [
+        "CompleteServiceKey -> FarewellKey", "CompleteServiceKey -> GreetingKey",
+      ]
+    )
+  }
+
+  @Test func findsAMissingTestValue() throws {
+    let report = DependencyValidator.validate([LiveOnlyKey.self, GreetingKey.self])
+    #expect(!report.isComplete)
+    let finding = try #require(report.findings.first)
+    #expect(report.findings.count == 1)
+    #expect(finding.key == "LiveOnlyKey")
+    #expect(finding.kind == .missingTestValue)
+    #expect(finding.message.contains("Declare `static var testValue` on LiveOnlyKey"))
+  }
+
+  @Test func findsATransitiveLiveLeakWithItsPath() throws {
+    let report = DependencyValidator.validate([LeakyServiceKey.self])
+    let finding = try #require(report.findings.first { $0.kind == .liveValueInTests })
+    #expect(finding.key == "LeakyServiceKey")
+    #expect(finding.path == ["LeakyServiceKey", "LiveOnlyKey"])
+    #expect(finding.message.contains("LeakyServiceKey -> LiveOnlyKey"))
+  }
+
+  @Test func findsAnUnsetInputAndAcceptsItOnceSet() throws {
+    let report = DependencyValidator.validate([EndpointUserKey.self])
+    let finding = try #require(report.findings.first)
+    #expect(finding.kind == .unsetInput)
+    #expect(finding.key == "EndpointKey")
+    let configured = DependencyValidator.validate([EndpointUserKey.self]) {
+      $0[EndpointKey.self] = "https://example.com"
+    }
+    #expect(configured.isComplete)
+  }
+
+  @Test func findsACycle() throws {
+    let report = DependencyValidator.validate([PingKey.self])
+    let finding = try #require(report.findings.first { $0.kind == .cycle })
+    #expect(finding.path == ["PingKey", "PongKey", "PingKey"])
+  }
+
+  @Test func optionallyFindsMissingPreviewValues() {
+    let report = DependencyValidator.validate([GreetingKey.self], previews: true)
+    #expect(report.findings.map(\.kind) == [.missingPreviewValue])
+    #expect(DependencyValidator.validate([GreetingKey.self]).isComplete)
+  }
+
+  @Test func theReportIsATableNamingEachKey() {
+    let report = DependencyValidator.validate([LiveOnlyKey.self, LeakyServiceKey.self])
+    let lines = report.description.split(separator: "\n")
+    #expect(lines.first == "Dependency validation: 2 keys, 2 problems")
+    #expect(lines.dropFirst().first?.hasPrefix("key") == true)
+    #expect(lines.contains { $0.hasPrefix("LeakyServiceKey  live value in tests") })
+    #expect(lines.contains { $0.hasPrefix("LiveOnlyKey      missing testValue") })
+  }
+
+  @Test func checkRecordsOneIssuePerFindingAtTheCaller() {
+    let recorded = Counter()
+    withKnownIssue {
+      DependencyValidator.check([LiveOnlyKey.self, LeakyServiceKey.self, PingKey.self])
+    } matching: { issue in
+      _ = recorded.next()
+      return issue.sourceLocation?.fileName == "DependencyValidatorTests.swift"
+    }
+    #expect(recorded.next() == 4, "one issue per finding: three findings")
+  }
+
+  // MARK: - Discovery
+
+  @Test func discoveryFindsKeysOfThisTargetWhateverTheirAccess() throws {
+    let keys = try #require(DependencyValidator.discoveredKeys())
+    let names = Set(keys.map { _typeName($0, qualified: false) })
+    #expect(names.isSuperset(of: ["GreetingKey", "LiveOnlyKey", "EndpointKey", "NestedKey"]))
+    #expect(names.contains("HiddenKey"))
+    #expect(keys.contains { $0 == Namespace.NestedKey.self })
+    let skipped = try #require(DependencyValidator.skippedGenericKeys())
+    #expect(skipped.contains("GenericTestKey"))
+  }
+
+  @Test func discoveredKeysCanBeValidatedInOneLine() throws {
+    let keys = try #require(DependencyValidator.discoveredKeys())
+    let report = DependencyValidator.validate(keys.filter { _typeName($0).contains("Namespace") })
+    #expect(report.isComplete)
+  }
+}
+
+enum Namespace {
+  enum NestedKey: DependencyKey {
+    static let defaultValue = 1
+    static let testValue = 2
+  }
+}
+
+private enum HiddenKey: DependencyKey {
+  static let defaultValue = "hidden"
+}
+
+enum GenericTestKey<T: Sendable>: DependencyKey {
+  static var defaultValue: String { "\(T.self)" }
+}
