@@ -82,6 +82,7 @@ struct DependencyValidatorTests {
   // MARK: - Discovery
 
   @Test func discoveryFindsKeysOfThisTargetWhateverTheirAccess() throws {
+    #expect(DependencyValues(context: .test).hidden == "hidden")
     let keys = try #require(DependencyValidator.discoveredKeys())
     let names = Set(keys.map { _typeName($0, qualified: false) })
     #expect(names.isSuperset(of: ["GreetingKey", "LiveOnlyKey", "EndpointKey", "NestedKey"]))
@@ -105,8 +106,14 @@ enum Namespace {
   }
 }
 
+/// A private key, registered and read as an app would (an unused private type is removed by
+/// the optimizer, conformance and all, so there would be nothing to discover).
 private enum HiddenKey: DependencyKey {
   static let defaultValue = "hidden"
+}
+
+extension DependencyValues {
+  fileprivate var hidden: String { self[HiddenKey.self] }
 }
 
 enum GenericTestKey<T: Sendable>: DependencyKey {
