@@ -76,6 +76,23 @@ struct DependencyCycleTests {
     #expect(message.contains("different threads"))
   }
 
+  @Test func cycleAcrossThreadsThroughNestedBuildsNamesEveryKey() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      let values = DependencyValues(context: .default)
+      _ = onThreads(2) { index in
+        index == 0 ? values[CrossAKey.self] : values[CrossCKey.self]
+      }
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains("CrossAKey -> CrossBKey -> CrossCKey -> CrossAKey")
+        || message.contains("CrossCKey -> CrossAKey -> CrossBKey -> CrossCKey")
+    )
+  }
+
   @Test func blockingHandOffToAnotherThreadIsReportedAfterATimeout() async throws {
     let result = try await #require(
       processExitsWith: .failure,
@@ -254,5 +271,26 @@ enum WrapperHandOffKey: DependencyKey {
 enum EchoBackKey: DependencyKey {
   static var defaultValue: String {
     "echo(\(DependencyValues.current[WrapperHandOffKey.self]))"
+  }
+}
+
+/// A reads B, which reads C; C, built on another thread, reads A.
+let crossingThree = Rendezvous()
+
+enum CrossAKey: DependencyKey {
+  static var defaultValue: String {
+    _ = crossingThree.meet("a", "c")
+    return "a(\(DependencyValues.current[CrossBKey.self]))"
+  }
+}
+
+enum CrossBKey: DependencyKey {
+  static var defaultValue: String { "b(\(DependencyValues.current[CrossCKey.self]))" }
+}
+
+enum CrossCKey: DependencyKey {
+  static var defaultValue: String {
+    _ = crossingThree.meet("c", "a")
+    return "c(\(DependencyValues.current[CrossAKey.self]))"
   }
 }

@@ -34,8 +34,6 @@ final class BuildFrame: @unchecked Sendable {
     set { lock.withLock { capturedScopeFlag = newValue } }
   }
   private var capturedScopeFlag = false
-  /// The build this frame's thread is blocked on, while it waits for another thread's build.
-  private var blockedOn: BuildFrame?
 
   init(
     keyType: any DependencyKey.Type,
@@ -118,31 +116,6 @@ final class BuildFrame: @unchecked Sendable {
     return chain
   }
 
-  /// Marks the frames of `chain` blocked on `builder`, or clears them with nil.
-  static func mark(_ chain: [BuildFrame], blockedOn builder: BuildFrame?) {
-    for frame in chain {
-      frame.lock.withLock { frame.blockedOn = builder }
-    }
-  }
-
-  /// The builds that `builder` waits for, through the threads they block, if they lead back to
-  /// a frame of `chain`: then waiting would never end. Returns the key names along the loop.
-  static func deadlock(
-    waitingOn builder: BuildFrame,
-    from chain: [BuildFrame]
-  ) -> [any DependencyKey.Type]? {
-    var names: [any DependencyKey.Type] = [builder.keyType]
-    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(builder)]
-    var next = builder.lock.withLock { builder.blockedOn }
-    while let frame = next {
-      names.append(frame.keyType)
-      if chain.contains(where: { $0 === frame }) { return names }
-      guard seen.insert(ObjectIdentifier(frame)).inserted else { return nil }
-      next = frame.lock.withLock { frame.blockedOn }
-    }
-    return nil
-  }
-
   /// The active frames from the outermost build down to this one, if one of them builds `key`
   /// for `context`. A key may be read again for another context (a test value that wraps the
   /// live one, say): that is not a cycle.
@@ -204,4 +177,62 @@ func reportCycle(
     """
   SystemInterface.writeToStandardError(message)
   fatalError(message)
+}
+
+/// Which build each blocked thread waits for, so that waits forming a loop across threads are
+/// found: the builds on those threads could never finish.
+enum BlockedThreads {
+  private struct Wait {
+    /// The innermost build of the waiting thread.
+    let innermost: BuildFrame
+    /// The build, on another thread, whose value it waits for.
+    let builder: BuildFrame
+  }
+
+  private static let lock = Lock()
+  /// Guarded by `lock`.
+  nonisolated(unsafe) private static var waits: [UInt: Wait] = [:]
+
+  /// Notes that the calling thread, running `innermost`, waits for `builder`.
+  static func register(_ innermost: BuildFrame, waitingOn builder: BuildFrame) {
+    let thread = SystemInterface.currentThread()
+    lock.withLock { waits[thread] = Wait(innermost: innermost, builder: builder) }
+  }
+
+  /// Notes that the calling thread no longer waits.
+  static func unregister() {
+    let thread = SystemInterface.currentThread()
+    _ = lock.withLock { waits.removeValue(forKey: thread) }
+  }
+
+  /// The loop that waiting for `builder` would close, if any: the frames of `chain` (this
+  /// thread's builds, innermost first) from where the loop enters it, outermost first, and the
+  /// keys read from the innermost one around the loop back to it.
+  static func loop(
+    from chain: [BuildFrame],
+    waitingOn builder: BuildFrame
+  ) -> (path: [BuildFrame], continuation: [any DependencyKey.Type])? {
+    let waits = lock.withLock { self.waits }
+    var continuation: [any DependencyKey.Type] = [builder.keyType]
+    var current = builder
+    var seen: Set<ObjectIdentifier> = []
+    while seen.insert(ObjectIdentifier(current)).inserted {
+      guard let wait = waits[current.thread] else { return nil }
+      // The builds on that thread from `current` down to the one that waits.
+      var segment: [BuildFrame] = []
+      var frame: BuildFrame? = wait.innermost
+      while let nested = frame, nested !== current {
+        segment.append(nested)
+        frame = nested.parent
+      }
+      guard frame === current else { return nil }
+      continuation += segment.reversed().map(\.keyType)
+      continuation.append(wait.builder.keyType)
+      if let index = chain.firstIndex(where: { $0 === wait.builder }) {
+        return (Array(chain[0...index].reversed()), continuation)
+      }
+      current = wait.builder
+    }
+    return nil
+  }
 }

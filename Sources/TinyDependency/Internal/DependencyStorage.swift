@@ -314,13 +314,20 @@ final class DependencyStorage: @unchecked Sendable {
       reportCycle(path, reentering: [Key.self], recorder: recorder)
     }
     let startedThis = values.frame?.chainContains(builder) ?? false
-    BuildFrame.mark(chain, blockedOn: builder)
-    defer { BuildFrame.mark(chain, blockedOn: nil) }
+    if let innermost = chain.first {
+      BlockedThreads.register(innermost, waitingOn: builder)
+    }
+    defer { if !chain.isEmpty { BlockedThreads.unregister() } }
     var waited = 0.0
     while case .building(let current)? = entries[builder.key], current === builder {
-      if let loop = BuildFrame.deadlock(waitingOn: builder, from: chain) {
+      if let loop = BlockedThreads.loop(from: chain, waitingOn: builder) {
         mutex.unlock()
-        reportCycle(chain.reversed(), reentering: loop, acrossThreads: true, recorder: recorder)
+        reportCycle(
+          loop.path,
+          reentering: loop.continuation,
+          acrossThreads: true,
+          recorder: recorder
+        )
       }
       if !mutex.wait(seconds: 0.25) {
         waited += 0.25
