@@ -18,7 +18,7 @@
 /// ```
 ///
 /// ``testValue`` and ``previewValue`` fall back to ``defaultValue`` when a key doesn't declare
-/// them. Which one is used is decided at run time by ``DependencyContext``, never by `#if DEBUG`.
+/// them. Which one is used is decided at run time by ``DependencyContext``, never by a compile-time flag.
 /// A value is built once per container on first use, unless ``lifetime`` says otherwise.
 public protocol DependencyKey {
   /// The type of the dependency's value.

@@ -35,7 +35,6 @@ public enum DependencyValidator {
     let traced = DependencyGraph.traceDetails(keys, context: .test, configure: configure)
     let graph = traced.graph
     let listed = keys.compactMap { graph.node(for: $0) }
-    let listedSet = Set(listed)
     var findings: [DependencyFinding] = []
 
     let fellBack = Set(traced.fellBack)
@@ -51,34 +50,19 @@ public enum DependencyValidator {
       )
     }
     for start in listed {
-      for target in traced.fellBack where target != start && !listedSet.contains(target) {
-        if let path = Self.path(in: graph, from: start, to: target) {
-          let names = path.map(\.name)
-          findings.append(
-            DependencyFinding(
-              key: start.name,
-              kind: .liveValueInTests,
-              path: names,
-              message: "building its test value reaches \(target.name), which has no testValue: "
-                + names.joined(separator: " -> ")
-                + ". Declare a testValue on \(target.name), or override it for tests."
-            )
+      for target in traced.fellBack where target != start {
+        guard let path = Self.path(in: graph, from: start, to: target) else { continue }
+        let names = path.map(\.name)
+        findings.append(
+          DependencyFinding(
+            key: start.name,
+            kind: .liveValueInTests,
+            path: names,
+            message: "building its test value reaches \(target.name), which has no testValue: "
+              + names.joined(separator: " -> ")
+              + ". Declare a testValue on \(target.name), or override it for tests."
           )
-        }
-      }
-      for other in listed where other != start && fellBack.contains(other) {
-        if let path = Self.path(in: graph, from: start, to: other) {
-          let names = path.map(\.name)
-          findings.append(
-            DependencyFinding(
-              key: start.name,
-              kind: .liveValueInTests,
-              path: names,
-              message: "building its test value reaches \(other.name)'s live value: "
-                + names.joined(separator: " -> ") + "."
-            )
-          )
-        }
+        )
       }
     }
     for cycle in graph.cycles {
