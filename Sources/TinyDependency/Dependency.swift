@@ -12,9 +12,10 @@
 /// ```
 ///
 /// The wrapper captures the scope it was created in: an object made inside
-/// ``withDependencies(_:operation:)`` keeps those overrides after the scope ends. On each read,
-/// a value overridden in the current scope (since the scope the object was made in) wins; then
-/// the overrides of the captured scope apply; then the key's value for the context, built once.
+/// ``withDependencies(_:operation:)-((DependencyValues)->Void,_)`` keeps those overrides after the
+/// scope ends. On each read, a value overridden in the current scope (since the scope the object
+/// was made in) wins; then the overrides of the captured scope apply; then the key's value for
+/// the context, built once.
 /// No dictionaries are merged on a read.
 @propertyWrapper
 public struct Dependency<Value: Sendable>: Sendable {

@@ -3,7 +3,8 @@
 /// A container's context is chosen at run time, in this order:
 ///
 /// 1. the container's explicit context (`DependencyValues(context: .test)`, or
-///    `$0.context = .preview` inside ``withDependencies(_:operation:)``);
+///    `$0.context = .preview` inside
+///    ``withDependencies(_:operation:)-((DependencyValues)->Void,_)``);
 /// 2. the `TINY_DEPENDENCY_CONTEXT` environment variable: `default`, `live`, `test` or
 ///    `preview`, trimmed and case-insensitive; an empty value counts as unset, and any other
 ///    value is ignored with one warning on standard error;

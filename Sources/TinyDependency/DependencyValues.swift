@@ -12,8 +12,9 @@
 /// ```
 ///
 /// The container that code sees is ``current``: a task-local binding that
-/// ``withDependencies(_:operation:)`` overrides for one operation. A container also works on
-/// its own, with no task-local involved, which suits a server that builds one per request:
+/// ``withDependencies(_:operation:)-((DependencyValues)->Void,_)`` overrides for one operation. A
+/// container also works on its own, with no task-local involved, which suits a server that builds
+/// one per request:
 ///
 /// ```swift
 /// var request = DependencyValues(context: .default)
@@ -91,8 +92,9 @@ public struct DependencyValues: Sendable {
 
   /// The context this container builds values for.
   ///
-  /// Setting it (in a container or inside ``withDependencies(_:operation:)``) takes precedence
-  /// over `TINY_DEPENDENCY_CONTEXT` and detection; values built before are not reused.
+  /// Setting it (in a container or inside
+  /// ``withDependencies(_:operation:)-((DependencyValues)->Void,_)``) takes precedence over
+  /// `TINY_DEPENDENCY_CONTEXT` and detection; values built before are not reused.
   public var context: DependencyContext {
     get { storage.context }
     set {
@@ -149,9 +151,10 @@ extension DependencyValues {
 
   /// The container that dependencies are read from in the current task.
   ///
-  /// It is the container bound by the innermost ``withDependencies(_:operation:)`` (or its
-  /// variants), inherited by child tasks (`Task {}`, task groups, `async let`); outside any
-  /// scope it is a process-wide root container built for ``DependencyContext/detected``.
+  /// It is the container bound by the innermost
+  /// ``withDependencies(_:operation:)-((DependencyValues)->Void,_)`` (or its variants),
+  /// inherited by child tasks (`Task {}`, task groups, `async let`); outside any scope it is a
+  /// process-wide root container built for ``DependencyContext/detected``.
   /// Task-local values are **not** inherited by `Task.detached` or by Dispatch and other
   /// callbacks: use ``withEscapedDependencies(_:)`` for those.
   @inlinable

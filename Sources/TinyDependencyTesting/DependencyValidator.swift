@@ -16,9 +16,9 @@ public import TinyDependency
 /// ```
 ///
 /// Validation resolves each key in a fresh container in the test context with
-/// ``DependencyGraph/trace(_:context:configure:)``, so it builds test values (not live ones):
-/// a key whose test value falls back to its default is seen doing so, with the path that led
-/// there.
+/// ``/TinyDependency/DependencyGraph/trace(_:context:configure:)``, so it builds test values
+/// (not live ones): a key whose test value falls back to its default is seen doing so, with the
+/// path that led there.
 public enum DependencyValidator {
   /// Validates `keys` and returns the report.
   ///
@@ -129,6 +129,10 @@ public enum DependencyValidator {
   ///   - keys: The keys to check.
   ///   - previews: Also report keys without a `previewValue` of their own.
   ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - fileID: The file ID of the caller, where issues are recorded.
+  ///   - filePath: The file path of the caller.
+  ///   - line: The line of the caller.
+  ///   - column: The column of the caller.
   /// - Returns: The report, for further checks.
   @discardableResult
   public static func check(
