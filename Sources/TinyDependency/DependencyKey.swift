@@ -43,13 +43,13 @@ extension DependencyKey {
   /// Falls back to ``defaultValue``, and notes that it did for the build in progress (the
   /// validator and strict mode of TinyDependencyTesting report it).
   public static var testValue: Value {
-    DependencyValues.current.frame?.noteFallback(in: .test)
+    DependencyValues.current.frame?.noteFallback(of: Self.self, in: .test)
     return defaultValue
   }
 
   /// Falls back to ``defaultValue``, and notes that it did for the build in progress.
   public static var previewValue: Value {
-    DependencyValues.current.frame?.noteFallback(in: .preview)
+    DependencyValues.current.frame?.noteFallback(of: Self.self, in: .preview)
     return defaultValue
   }
 

@@ -35,8 +35,11 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
   ) async throws {
     var values =
       TestScopes.isInsideTrait ? DependencyValues.current : DependencyValues(context: .test)
+    // A key-path write reads the property first: that read is the trait's, not the test's.
+    let strictAround = values.reportsLiveFallbacks
+    values.reportsLiveFallbacks = false
     update(&values)
-    if let strict { values.reportsLiveFallbacks = strict }
+    values.reportsLiveFallbacks = strict ?? strictAround
     try await withDependencies(values) {
       try await TestScopes.$isInsideTrait.withValue(true) {
         try await function()
@@ -62,6 +65,10 @@ extension Trait where Self == DependencyTrait {
 
   /// Runs each test case with a fresh container in which one dependency is overridden.
   ///
+  /// Writing through a key path reads the property first, which builds the key's test value
+  /// once; for an input, or a key whose test value must not be built, use
+  /// ``dependency(_:_:)-(Key.Type,_)``.
+  ///
   /// - Parameters:
   ///   - keyPath: The registered property, such as `\.clock`.
   ///   - value: The value to use.
@@ -70,6 +77,22 @@ extension Trait where Self == DependencyTrait {
     _ value: Value
   ) -> Self {
     DependencyTrait(update: { $0[keyPath: keyPath] = value }, strict: nil)
+  }
+
+  /// Runs each test case with a fresh container in which one key is set, without reading it.
+  ///
+  /// ```swift
+  /// @Test(.dependency(BaseURLKey.self, "https://example.com"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key type.
+  ///   - value: The value to use.
+  public static func dependency<Key: DependencyKey>(_ key: Key.Type, _ value: Key.Value) -> Self {
+    DependencyTrait(
+      update: update(applying: KeySetter<Key>(value: UncheckedValue(value))),
+      strict: nil
+    )
   }
 
   /// Reports, as an issue of the test, every key read without a `testValue` of its own.
@@ -85,4 +108,31 @@ extension Trait where Self == DependencyTrait {
 enum TestScopes {
   /// Whether a ``DependencyTrait`` already gave the current test its container.
   @TaskLocal static var isInsideTrait = false
+}
+
+/// A value a `@Sendable` closure may capture. `@unchecked Sendable`: it holds a key's value,
+/// which `DependencyKey` requires to be `Sendable`.
+struct UncheckedValue<Value: Sendable>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Sets one key on a container.
+protocol ValueSetter: Sendable {
+  func apply(to values: inout DependencyValues)
+}
+
+/// An update closure that applies `setter`; made outside any generic context, so the closure
+/// captures no metatype.
+func update(applying setter: any ValueSetter) -> @Sendable (inout DependencyValues) -> Void {
+  { setter.apply(to: &$0) }
+}
+
+/// Sets one key; the key type is a generic parameter rather than a captured metatype.
+struct KeySetter<Key: DependencyKey>: ValueSetter {
+  let value: UncheckedValue<Key.Value>
+
+  func apply(to values: inout DependencyValues) {
+    values[Key.self] = value.value
+  }
 }

@@ -146,7 +146,8 @@ public enum DependencyValidator {
   ) -> DependencyValidationReport {
     let report = validate(keys, previews: previews, configure: configure)
     for finding in report.findings {
-      _ = IssueRouter.record(
+      // Recorded by the running test, or written to standard error outside one.
+      IssueReporter.report(
         finding.description,
         fileID: fileID,
         filePath: filePath,

@@ -15,16 +15,13 @@ enum IssueRouter: _DependencyIssueRouting {
     line: Int,
     column: Int
   ) -> Bool {
-    if Test.current != nil {
-      Issue.record(
-        Comment(rawValue: message),
-        sourceLocation: SourceLocation(
-          fileID: fileID,
-          filePath: filePath,
-          line: line,
-          column: column
-        )
-      )
+    if let test = Test.current {
+      // A report made inside the library (strict mode) points at the test instead.
+      let location =
+        fileID.hasPrefix("TinyDependency/")
+        ? test.sourceLocation
+        : SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      Issue.record(Comment(rawValue: message), sourceLocation: location)
       return true
     }
     if let testCase = XCTestScopes.current?.testCase {

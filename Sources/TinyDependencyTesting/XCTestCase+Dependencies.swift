@@ -5,6 +5,9 @@ extension XCTestCase {
   /// Runs `operation` with a fresh test container, as the Swift Testing traits do, and routes
   /// TinyDependency's issues (strict mode, the validator) to this test case as failures.
   ///
+  /// A call inside another (one in `invokeTest()`, one in the test) starts from the outer
+  /// call's container and keeps its strict mode.
+  ///
   /// Call it from a test method, or wrap every test by overriding `invokeTest()`:
   ///
   /// ```swift
@@ -26,9 +29,13 @@ extension XCTestCase {
     _ update: (inout DependencyValues) throws -> Void,
     operation: () throws -> R
   ) rethrows -> R {
-    var values = DependencyValues(context: .test)
+    // Nested calls (one in `invokeTest()`, one in a test) build on the outer call's container.
+    var values =
+      XCTestScopes.current == nil ? DependencyValues(context: .test) : DependencyValues.current
+    let strictAround = values.reportsLiveFallbacks
+    values.reportsLiveFallbacks = false
     try update(&values)
-    values.reportsLiveFallbacks = strict
+    values.reportsLiveFallbacks = strict || strictAround
     return try withDependencies(values) {
       try XCTestScopes.$current.withValue(XCTestScopes.Scope(testCase: self)) {
         try operation()

@@ -20,6 +20,11 @@ struct DependencyTraitTests {
     #expect(DependencyValues.current.greeting == "test-level hello")
   }
 
+  @Test(.dependency(EndpointKey.self, "https://example.com"))
+  func keyTypeFormSetsAnInputWithoutReadingIt() {
+    #expect(DependencyValues.current[EndpointUserKey.self] == "uses https://example.com")
+  }
+
   @Test func valuesAreBuiltForTheTestContext() {
     #expect(DependencyValues.current.context == .test)
   }
@@ -49,12 +54,23 @@ struct FreshContainerTests {
 @Suite("Strict mode under Swift Testing")
 struct StrictModeTests {
   @Test(.strictDependencies)
-  func readingALiveFallbackIsAnIssue() {
+  func readingALiveFallbackIsAnIssueAtTheTest() {
     withKnownIssue {
       #expect(DependencyValues.current[LiveOnlyKey.self] == "live only")
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("LiveOnlyKey has no testValue") }
+        && issue.sourceLocation?.fileName == "DependencyTraitTests.swift"
     }
+  }
+
+  @Test(.strictDependencies, .dependency(\.liveOnly, "overridden"))
+  func aKeyOverriddenByATraitIsNoIssue() {
+    #expect(DependencyValues.current.liveOnly == "overridden")
+  }
+
+  @Test(.strictDependencies)
+  func aTestValueThatWrapsAnotherKeysValueIsItsOwn() {
+    #expect(DependencyValues.current[WrapsLiveOnlyKey.self] == "wrapped(live only)")
   }
 
   @Test(.strictDependencies)

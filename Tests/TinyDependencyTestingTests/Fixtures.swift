@@ -70,7 +70,18 @@ enum PongKey: DependencyKey {
   static var testValue: String { "pong(\(DependencyValues.current[PingKey.self]))" }
 }
 
+/// A key whose test value wraps another key's value, read directly rather than through the
+/// container: it declares a test value of its own.
+enum WrapsLiveOnlyKey: DependencyKey {
+  static var defaultValue: String { "live wrapper" }
+  static var testValue: String { "wrapped(\(LiveOnlyKey.testValue))" }
+}
+
 extension DependencyValues {
+  var liveOnly: String {
+    get { self[LiveOnlyKey.self] }
+    set { self[LiveOnlyKey.self] = newValue }
+  }
   var counter: Counter {
     get { self[CounterKey.self] }
     set { self[CounterKey.self] = newValue }

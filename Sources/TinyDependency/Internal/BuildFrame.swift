@@ -83,9 +83,10 @@ final class BuildFrame: @unchecked Sendable {
     capturedScope = true
   }
 
-  /// Notes that the key fell back to its default value, if `context` is the one being built.
-  func noteFallback(in context: DependencyContext) {
-    guard context == self.context else { return }
+  /// Notes that the key fell back to its default value, if it is this build's key and
+  /// `context` is the one being built (a test value may call another key's `testValue`).
+  func noteFallback(of keyType: any DependencyKey.Type, in context: DependencyContext) {
+    guard context == self.context, ObjectIdentifier(keyType) == key else { return }
     lock.withLock { if !isFinished { fellBack = true } }
   }
 
