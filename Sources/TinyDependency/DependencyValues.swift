@@ -125,13 +125,6 @@ public struct DependencyValues: Sendable {
       storage.setReportsLiveFallbacks(newValue)
     }
   }
-
-  /// The container with no build frame attached, for capturing beyond the current build.
-  var detached: DependencyValues {
-    var copy = self
-    copy.frame = nil
-    return copy
-  }
 }
 
 // MARK: - The current container

@@ -488,11 +488,4 @@ final class DependencyStorage: @unchecked Sendable {
       entries.values.compactMap { if case .built(let built) = $0 { built } else { nil } }
     }
   }
-
-  /// The number of values this storage holds, built here or shared from an ancestor.
-  var builtCount: Int {
-    mutex.withLock {
-      entries.values.count { if case .built = $0 { true } else { false } }
-    }
-  }
 }

@@ -105,16 +105,15 @@ enum SystemInterface {
   static func writeToStandardError(_ message: String) {
     var line = message
     if !line.hasSuffix("\n") { line += "\n" }
-    var utf8 = Array(line.utf8)
+    let utf8 = Array(line.utf8)
     var offset = 0
     while offset < utf8.count {
-      let written = utf8.withUnsafeMutableBytes { buffer in
+      let written = utf8.withUnsafeBytes { buffer in
         write(2, buffer.baseAddress! + offset, buffer.count - offset)
       }
       if written <= 0 { return }
       offset += written
     }
-    utf8.removeAll()
   }
 }
 
