@@ -95,24 +95,68 @@ struct DependencyCycleTests {
 
   @Test func blockingHandOffToAnotherThreadIsReportedAfterATimeout() async throws {
     let result = try await #require(
-      processExitsWith: .failure,
+      processExitsWith: .exitCode(3),
       observing: [\.standardErrorContent]
     ) {
-      _ = DependencyValues(context: .default)[HandOffKey.self]
+      exitAfter(seconds: 8) { _ = DependencyValues(context: .default)[HandOffKey.self] }
     }
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(message.contains("HandOffKey -> EchoKey -> HandOffKey"))
+    #expect(message.contains("blocking hand-off"))
   }
 
   @Test func handOffThroughAPropertyWrapperIsReportedAfterATimeout() async throws {
     let result = try await #require(
-      processExitsWith: .failure,
+      processExitsWith: .exitCode(3),
       observing: [\.standardErrorContent]
     ) {
-      _ = DependencyValues(context: .default)[WrapperHandOffKey.self]
+      exitAfter(seconds: 8) { _ = DependencyValues(context: .default)[WrapperHandOffKey.self] }
     }
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(message.contains("WrapperHandOffKey -> EchoBackKey -> WrapperHandOffKey"))
+  }
+
+  @Test func blockingHandOffThroughTheProcessRootIsReportedAfterATimeout() async throws {
+    let result = try await #require(
+      processExitsWith: .exitCode(3),
+      observing: [\.standardErrorContent]
+    ) {
+      exitAfter(seconds: 8) { _ = DependencyValues.current[RootHandOffKey.self] }
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("RootHandOffKey"))
+    #expect(message.contains("blocking hand-off"))
+  }
+
+  @Test func slowBuildWithAFireAndForgetTaskReadingItsKeyIsNoCycle() async {
+    await #expect(processExitsWith: .success) {
+      let values = DependencyValues(context: .default)
+      precondition(values[SlowLauncherKey.self] == "launched slowly")
+      let echoed = await SlowLauncherKey.task.withLock { $0 }?.value
+      precondition(echoed == "echo(launched slowly)")
+    }
+  }
+
+  @Test func cycleThroughAStaticContainerStopsWithItsPath() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      _ = StaticContainer.values[StaticCycleKey.self]
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("StaticCycleKey -> StaticCycleKey."))
+  }
+
+  @Test func cycleThroughAContainerBoundInsideABuildStopsWithItsPath() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      _ = StaticContainer.values[BoundCycleKey.self]
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("BoundCycleKey -> BoundCycleKey."))
   }
 
   @Test func fireAndForgetTaskInABuilderIsNoCycle() async {
@@ -292,5 +336,55 @@ enum CrossCKey: DependencyKey {
   static var defaultValue: String {
     _ = crossingThree.meet("c", "a")
     return "c(\(DependencyValues.current[CrossAKey.self]))"
+  }
+}
+
+/// Runs `body` on another thread, then ends the process with exit code 3 after `seconds`: for
+/// exit tests of waits that a report describes but that never end.
+func exitAfter(seconds: UInt32, _ body: @escaping @Sendable () -> Void) -> Never {
+  DispatchQueue.global().async { body() }
+  sleep(seconds)
+  exit(3)
+}
+
+/// Hands work to another thread and blocks on it; that work reads this key from the process
+/// root, with no escaped scope: nothing links the two threads.
+enum RootHandOffKey: DependencyKey {
+  static var defaultValue: String {
+    let done = DispatchSemaphore(value: 0)
+    let result = ResultSlots<String>(1)
+    DispatchQueue.global().async {
+      result[0] = DependencyValues.current[RootHandOffKey.self]
+      done.signal()
+    }
+    done.wait()
+    return "hand-off(\(result[0] ?? ""))"
+  }
+}
+
+/// Starts a task that reads this key, then works for longer than any report delay.
+enum SlowLauncherKey: DependencyKey {
+  static let task = Mutex<Task<String, Never>?>(nil)
+
+  static var defaultValue: String {
+    let started = Task { "echo(\(DependencyValues.current[SlowLauncherKey.self]))" }
+    task.withLock { $0 = started }
+    sleep(6)
+    return "launched slowly"
+  }
+}
+
+/// A container in a static constant, read directly rather than through the current scope.
+enum StaticContainer {
+  static let values = DependencyValues(context: .default)
+}
+
+enum StaticCycleKey: DependencyKey {
+  static var defaultValue: Int { StaticContainer.values[StaticCycleKey.self] + 1 }
+}
+
+enum BoundCycleKey: DependencyKey {
+  static var defaultValue: Int {
+    withDependencies(StaticContainer.values) { DependencyValues.current[BoundCycleKey.self] + 1 }
   }
 }
