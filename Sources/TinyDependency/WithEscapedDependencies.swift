@@ -43,11 +43,37 @@ extension DependencyValues {
   /// It may be used any number of times, from any thread, also after the scope that created
   /// it has ended; it keeps that scope's values (and what they built) alive while it exists.
   public struct Continuation: Sendable {
-    let values: DependencyValues
+    private enum Scope {
+      /// The container, kept alive.
+      case container(DependencyValues)
+      /// A scope captured while a value was built: the value may keep the continuation, so it
+      /// does not keep the container alive.
+      case captured(CapturedScope)
+    }
+
+    private let scope: Scope
+    /// The build that was running, so that reads through the continuation join its chain.
+    private let frame: BuildFrame?
 
     init(values: DependencyValues) {
-      values.storage.freeze()
-      self.values = values
+      frame = values.frame
+      if values.frame != nil, let capture = values.captureForWrapper() {
+        scope = .captured(capture)
+      } else {
+        values.storage.freeze()
+        scope = .container(values)
+      }
+    }
+
+    /// The container the continuation re-enters.
+    var values: DependencyValues {
+      var values: DependencyValues
+      switch scope {
+      case .container(let container): values = container
+      case .captured(let capture): values = DependencyValues(storage: capture.storage)
+      }
+      values.frame = frame
+      return values
     }
 
     /// Runs a synchronous operation inside the captured scope.

@@ -1,31 +1,20 @@
-#if canImport(Darwin)
+#if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
   /// The values a storage has built, for the read fast path: lock-protected on Apple platforms,
-  /// where `Synchronization.Atomic` needs macOS 15 / iOS 18.
-  ///
-  /// `@unchecked Sendable`: `map` is only touched with `lock` held.
-  final class BuiltIndex: @unchecked Sendable {
-    private let lock = Lock()
-    private let map: UnsafeMutablePointer<PersistentMap> = {
-      let pointer = UnsafeMutablePointer<PersistentMap>.allocate(capacity: 1)
-      pointer.initialize(to: PersistentMap())
-      return pointer
-    }()
+  /// where `Synchronization.Atomic` needs macOS 15 / iOS 18. Build with
+  /// `-Xswiftc -DTINY_DEPENDENCY_LOCKED_INDEX` to run this variant on Linux (`.ci/run` does).
+  struct BuiltIndex: Sendable {
+    private let map = Locked(PersistentMap())
 
     init() {}
 
-    deinit {
-      map.deinitialize(count: 1)
-      map.deallocate()
-    }
-
     /// The box built for `id`, unretained: the storage keeps every box it built alive.
     func box(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
-      lock.withLock { map.pointee[id].map { Unmanaged.passUnretained($0) } }
+      map.withLock { $0.unmanagedBox(for: id) }
     }
 
     /// Adds a box; the caller must keep `box` alive as long as this index.
     func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
-      lock.withLock { map.pointee.set(id, box) }
+      map.withLock { $0.set(id, box) }
     }
   }
 #else

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Bionic)
-  import Bionic
-#endif
-
 /// Collects what stops a traced resolution (a cycle, an unset input) instead of stopping the
 /// process, for ``DependencyGraph/trace(_:context:configure:)``.
 ///
@@ -17,14 +7,16 @@
 /// thread and the values it was building are never released: tracing is meant for test suites
 /// and checks that run once.
 ///
-/// `@unchecked Sendable`: all mutable state is guarded by `mutex`.
-final class TraceRecorder: @unchecked Sendable {
-  private let mutex = ConditionMutex()
-  private var isDone = false
-  private var cycles: [[any DependencyKey.Type]] = []
-  private var missingInputs: [any DependencyKey.Type] = []
-  private var builds: [(key: any DependencyKey.Type, reads: [any DependencyKey.Type])] = []
-  private var fallbacks: [ObjectIdentifier: any DependencyKey.Type] = [:]
+final class TraceRecorder: Sendable {
+  private struct State {
+    var isDone = false
+    var cycles: [[KeyType]] = []
+    var missingInputs: [KeyType] = []
+    var builds: [(key: KeyType, reads: [KeyType])] = []
+    var fallbacks: [ObjectIdentifier: KeyType] = [:]
+  }
+
+  private let state = Locked(State())
 
   /// Records a finished build: what it read, and whether it used its default as a fallback.
   func recordBuild(
@@ -32,9 +24,9 @@ final class TraceRecorder: @unchecked Sendable {
     reads: [any DependencyKey.Type],
     fellBack: Bool
   ) {
-    mutex.withLock {
-      builds.append((key, reads))
-      if fellBack { fallbacks[ObjectIdentifier(key)] = key }
+    state.withLock { state in
+      state.builds.append((KeyType(key), reads.map(KeyType.init)))
+      if fellBack { state.fallbacks[ObjectIdentifier(key)] = KeyType(key) }
     }
   }
 
@@ -45,35 +37,37 @@ final class TraceRecorder: @unchecked Sendable {
       fallbacks: [any DependencyKey.Type]
     )
   {
-    mutex.withLock { (builds, Array(fallbacks.values)) }
+    state.withLock { state in
+      (
+        state.builds.map { ($0.key.type, $0.reads.map(\.type)) },
+        state.fallbacks.values.map(\.type)
+      )
+    }
   }
 
   /// Records a cycle, then parks the calling thread.
   func stop(cycle keys: [any DependencyKey.Type]) -> Never {
-    mutex.withLock {
-      cycles.append(keys)
-      isDone = true
-      mutex.broadcast()
-    }
-    Self.park()
+    stop { $0.cycles.append(keys.map(KeyType.init)) }
   }
 
   /// Records an input read while unset, then parks the calling thread.
   func stop(missingInput key: any DependencyKey.Type) -> Never {
-    mutex.withLock {
-      missingInputs.append(key)
-      isDone = true
-      mutex.broadcast()
+    stop { $0.missingInputs.append(KeyType(key)) }
+  }
+
+  private func stop(recording change: (inout State) -> Void) -> Never {
+    state.withLock { state in
+      change(&state)
+      state.isDone = true
     }
-    Self.park()
+    state.broadcast()
+    SystemInterface.park()
   }
 
   /// Marks the traced resolution finished.
   func finish() {
-    mutex.withLock {
-      isDone = true
-      mutex.broadcast()
-    }
+    state.withLock { $0.isDone = true }
+    state.broadcast()
   }
 
   /// Waits until the resolution finished or stopped, or `timeout` seconds went by; returns what
@@ -81,56 +75,9 @@ final class TraceRecorder: @unchecked Sendable {
   func waitUntilDone(timeout: Double) -> (
     cycles: [[any DependencyKey.Type]], missingInputs: [any DependencyKey.Type], stalled: Bool
   ) {
-    mutex.lock()
-    defer { mutex.unlock() }
-    var waited = 0.0
-    while !isDone && waited < timeout {
-      if !mutex.wait(seconds: 0.5) { waited += 0.5 }
+    let finished = state.wait(while: { !$0.isDone }, timeout: timeout)
+    return state.withLock { state in
+      (state.cycles.map { $0.map(\.type) }, state.missingInputs.map(\.type), !finished)
     }
-    return (cycles, missingInputs, !isDone)
-  }
-
-  private static func park() -> Never {
-    while true { sleep(3_600) }
-  }
-}
-
-extension SystemInterface {
-  /// Runs `body` on a new detached thread.
-  static func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
-    final class Context: @unchecked Sendable {
-      // `@unchecked Sendable`: set before the thread starts, then only read by it.
-      let body: @Sendable () -> Void
-      init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Context(body)).toOpaque()
-    #if canImport(Darwin)
-      var thread: pthread_t?
-    #else
-      var thread = pthread_t()
-    #endif
-    let result = pthread_create(
-      &thread,
-      nil,
-      { raw in
-        #if canImport(Darwin)
-          let context = Unmanaged<Context>.fromOpaque(raw).takeRetainedValue()
-        #else
-          let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-        #endif
-        context.body()
-        return nil
-      },
-      context
-    )
-    precondition(
-      result == 0,
-      "TinyDependency: could not start a thread (pthread_create: \(result))"
-    )
-    #if canImport(Darwin)
-      pthread_detach(thread!)
-    #else
-      pthread_detach(thread)
-    #endif
   }
 }

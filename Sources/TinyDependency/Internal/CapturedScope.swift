@@ -1,0 +1,150 @@
+/// The scope that `@Dependency` wrappers and escaped scopes were made in, shared by all of them,
+/// and how it combines with the scopes it is read in.
+///
+/// A storage hands out one capture of each kind, so every wrapper made in a scope shares one
+/// object and one set of decisions: two objects made in one scope and read in another read the
+/// same combined container, and build its values once.
+/// - A **strong** capture (made outside any build) keeps its storage alive.
+/// - A **weak** capture (made while a value is built, so usually part of a value the storage
+///   caches) must not keep it alive, or the two would keep each other alive. It keeps the
+///   storage's parent and its own overrides instead; once the storage is gone, reads go to an
+///   equivalent container derived from that parent, so they still share the values of the
+///   scopes around it.
+///
+/// Reading in another scope takes the nearest scope both derive from: a scope derived from the
+/// captured one reads itself; the captured one is read when the current scope added nothing
+/// since; otherwise a combined container, the captured scope with the current scope's newer
+/// overrides on top, made once per pair and dropped when the current scope goes away.
+///
+/// `@unchecked Sendable`: `decisions` and `replacement` live in `state`, behind its lock; the
+/// other stored properties are immutable after `init` (`weakStorage` is a weak reference, which
+/// the runtime makes safe to load from any thread).
+@usableFromInline
+final class CapturedScope: @unchecked Sendable {
+  private enum Decision {
+    /// The current scope already contains everything the captured one overrides.
+    case current
+    /// The current scope adds nothing since the captured one: read from it.
+    case captured
+    /// Both added overrides: the captured scope with the current one's newer overrides on top.
+    case combined(DependencyStorage)
+  }
+
+  private struct State {
+    /// By the serial of the scope read in; removed when that scope goes away.
+    var decisions: [UInt64: Decision] = [:]
+    /// For a weak capture: stands in for the storage, to read from once it is gone, and to
+    /// combine with other scopes without keeping it alive.
+    var replacement: DependencyStorage?
+  }
+
+  /// The ``DependencyStorage/serial`` of the captured scope, compared on every read.
+  @usableFromInline
+  let serial: UInt64
+  private let strongStorage: DependencyStorage?
+  private weak var weakStorage: DependencyStorage?
+  /// For a weak capture: what rebuilds an equivalent storage.
+  private let parent: DependencyStorage?
+  private let overrides: PersistentMap
+  private let changedKeys: Set<ObjectIdentifier>
+  private let context: DependencyContext
+  private let choosesContext: Bool
+  private let state = Locked(State())
+
+  init(_ storage: DependencyStorage, strong: Bool) {
+    serial = storage.serial
+    strongStorage = strong ? storage : nil
+    weakStorage = storage
+    parent = strong ? nil : storage.parent
+    overrides = storage.overrides
+    changedKeys = storage.changedKeys
+    context = storage.context
+    choosesContext = storage.choosesContext
+  }
+
+  /// Whether reads keep the captured storage alive.
+  var isStrong: Bool { strongStorage != nil }
+
+  /// The captured storage, or, for a weak capture whose storage is gone, its replacement.
+  var storage: DependencyStorage {
+    strongStorage ?? weakStorage ?? replacement
+  }
+
+  /// An equivalent of the captured storage that does not keep it alive: derived from its parent,
+  /// with its own overrides and context.
+  private var replacement: DependencyStorage {
+    if let made = state.withLock({ $0.replacement }) { return made }
+    let made: DependencyStorage
+    if let parent {
+      made = DependencyStorage(deriving: parent)
+      for key in changedKeys {
+        if let box = overrides[key] { made.setOverride(box, for: key) }
+      }
+      if choosesContext { made.choose(context) }
+    } else {
+      made = DependencyStorage(context: choosesContext ? context : nil, overrides: overrides)
+    }
+    made.freeze()
+    return state.withLock { state in
+      if let earlier = state.replacement { return earlier }
+      state.replacement = made
+      return made
+    }
+  }
+
+  /// The values to read from in `current`.
+  @usableFromInline
+  func effectiveValues(current: DependencyValues) -> DependencyValues {
+    let reading = current.storage
+    if reading.isProcessRoot { return current.with(storage: storage) }
+    let decision =
+      state.withLock { $0.decisions[reading.serial] } ?? decide(reading: reading)
+    switch decision {
+    case .current: return current
+    case .captured: return current.with(storage: storage)
+    case .combined(let combined): return current.with(storage: combined)
+    }
+  }
+
+  /// Decides how to read in `reading` and keeps the decision while `reading` lives.
+  private func decide(reading: DependencyStorage) -> Decision {
+    let captured = storage
+    reading.freeze()
+    let common = DependencyStorage.nearestCommonAncestor(captured, reading)
+    let decided: Decision
+    if common === captured {
+      decided = .current
+    } else if common === reading {
+      decided = .captured
+    } else {
+      // A combined storage derives from what it combines: for a weak capture, from the
+      // replacement, so that it does not keep the captured storage alive.
+      let base = isStrong ? captured : replacement
+      decided = .combined(base.combined(with: reading))
+    }
+    let (kept, isNew) = state.withLock { state in
+      // Another thread may have decided first: use one decision, so a value is built once.
+      if let earlier = state.decisions[reading.serial] { return (earlier, false) }
+      state.decisions[reading.serial] = decided
+      return (decided, true)
+    }
+    if isNew { reading.observe(self) }
+    return kept
+  }
+
+  /// Drops the decision for a scope that went away. What it held is released here, outside
+  /// the lock: it may hold values whose deinit reads dependencies.
+  func forget(_ serial: UInt64) {
+    let removed = state.withLock { $0.decisions.removeValue(forKey: serial) }
+    withExtendedLifetime(removed) {}
+  }
+}
+
+extension DependencyValues {
+  /// This container's frame on another storage.
+  func with(storage: DependencyStorage) -> DependencyValues {
+    var values = DependencyValues(storage: storage)
+    values.frame = frame
+    return values
+  }
+}

@@ -1,0 +1,202 @@
+/// Reading a key: each step decides, under the storage's lock, what to do, and the storage does
+/// it after releasing the lock. No user code runs, and no thread waits, with a lock held.
+enum Resolution {
+  /// What reading a key in a storage does next.
+  enum Action {
+    /// The value is here: return it.
+    case reuse(BuiltValue)
+    /// Another build of this key is in progress here: wait for it, unless that is a cycle.
+    case wait(BuildFrame)
+    /// Nothing here yet: ask the scopes around this one.
+    case lookAbove
+    /// This thread now builds the value here; `frame` records the build.
+    case build(BuildFrame)
+  }
+
+  /// The first step of a read: what the storage holds for `id`.
+  static func look(_ state: inout StorageState, for id: ObjectIdentifier) -> Action {
+    state.isFrozen = true
+    switch state.entries[id] {
+    case .built(let built)?: return .reuse(built)
+    case .building(let builder)?: return .wait(builder)
+    case nil: return .lookAbove
+    }
+  }
+
+  /// After the scopes around found nothing to share: claims the build, unless another thread
+  /// claimed it (or shared a value here) in the meantime.
+  static func claim(
+    _ state: inout StorageState,
+    for id: ObjectIdentifier,
+    frame: @autoclosure () -> BuildFrame
+  ) -> Action {
+    switch state.entries[id] {
+    case .built(let built)?: return .reuse(built)
+    case .building(let builder)?: return .wait(builder)
+    case nil:
+      let frame = frame()
+      state.entries[id] = .building(frame)
+      return .build(frame)
+    }
+  }
+}
+
+extension DependencyStorage {
+  /// Returns the value of `Key`, building it on first use.
+  func value<Key: DependencyKey>(
+    for key: Key.Type,
+    id: ObjectIdentifier,
+    in values: DependencyValues
+  ) -> Key.Value {
+    if Key.lifetime.kind == .transient {
+      freeze()
+      let frame = makeFrame(for: Key.self, reader: values.frame)
+      let trace = build(Key.self, frame: frame, in: values)
+      values.frame?.record(Key.self, inputs: trace.inputs, capturesScope: trace.capturesScope)
+      return trace.value
+    }
+    var action = state.withLock { Resolution.look(&$0, for: id) }
+    while true {
+      switch action {
+      case .reuse(let built):
+        values.frame?.record(Key.self, inputs: built.inputs, capturesScope: built.capturesScope)
+        return built.box.unbox(as: Key.Value.self)
+
+      case .wait(let builder):
+        waitForBuild(of: Key.self, id: id, by: builder, in: self)
+        action = state.withLock { Resolution.look(&$0, for: id) }
+
+      case .lookAbove:
+        switch lookAbove(for: id) {
+        case .share(let built):
+          action = state.withLock { state in
+            if state.entries[id] == nil { adopt(built, as: id, in: &state) }
+            return Resolution.look(&state, for: id)
+          }
+        case .wait(let builder, let owner):
+          waitForBuild(of: Key.self, id: id, by: builder, in: owner)
+          action = state.withLock { Resolution.look(&$0, for: id) }
+        case .build(let highest):
+          action = state.withLock {
+            Resolution.claim(&$0, for: id, frame: makeFrame(for: Key.self, reader: values.frame))
+          }
+          if case .build(let frame) = action {
+            let marked = highest?.mark(id, buildingBy: frame) == true ? highest : nil
+            let built = finishBuild(Key.self, id: id, frame: frame, marked: marked, in: values)
+            action = .reuse(built)
+          }
+        }
+
+      case .build(let frame):
+        action = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, in: values))
+      }
+    }
+  }
+
+  private func makeFrame<Key: DependencyKey>(
+    for key: Key.Type,
+    reader: BuildFrame?
+  ) -> BuildFrame {
+    BuildFrame(keyType: Key.self, context: context, parent: reader, recorder: recorder)
+  }
+
+  /// Builds the value this thread claimed, keeps it, and offers it to the scopes around.
+  private func finishBuild<Key: DependencyKey>(
+    _ key: Key.Type,
+    id: ObjectIdentifier,
+    frame: BuildFrame,
+    marked: DependencyStorage?,
+    in values: DependencyValues
+  ) -> BuiltValue {
+    let trace = build(Key.self, frame: frame, in: values)
+    let built = BuiltValue(
+      box: Box(trace.value),
+      inputs: trace.inputs,
+      key: KeyType(Key.self),
+      reads: trace.reads,
+      capturesScope: trace.capturesScope
+    )
+    state.withLock { adopt(built, as: id, in: &$0) }
+    state.broadcast()
+    share(built, as: id, builtBy: frame, marked: marked)
+    return built
+  }
+
+  /// What a build returned and read.
+  struct BuildResult<Value> {
+    let value: Value
+    let inputs: Set<ObjectIdentifier>
+    let reads: [KeyType]
+    let capturesScope: Bool
+  }
+
+  /// Runs the key's builder with this storage bound as current and `frame` recording its reads.
+  private func build<Key: DependencyKey>(
+    _ key: Key.Type,
+    frame: BuildFrame,
+    in values: DependencyValues
+  ) -> BuildResult<Key.Value> {
+    if let path = values.frame?.cyclePath(reentering: frame.key, in: frame.context) {
+      Diagnostics.stopWithCycle(path, reentering: [Key.self], recorder: recorder)
+    }
+    var scoped = values
+    scoped.frame = frame
+    let context = self.context
+    let value = frame.runAsInnermost {
+      DependencyValues.$bound.withValue(scoped) { Key.value(for: context) }
+    }
+    let trace = frame.finish()
+    if trace.fellBack && reportsLiveFallbacks && context == .test {
+      Diagnostics.reportLiveFallback(of: Key.self, readFrom: values.frame)
+    }
+    return BuildResult(
+      value: value,
+      inputs: trace.inputs,
+      reads: trace.reads,
+      capturesScope: trace.capturesScope
+    )
+  }
+
+  /// Waits until `builder` no longer builds `id` in `owner`, or stops with the cycle that makes
+  /// the wait endless: the builder runs on this thread, or waits, through other threads, for a
+  /// build this thread runs. A wait that goes on for long is warned of, once, but not stopped:
+  /// a build may be slow, and a blocking hand-off to another thread looks the same from here.
+  func waitForBuild<Key: DependencyKey>(
+    of key: Key.Type,
+    id: ObjectIdentifier,
+    by builder: BuildFrame,
+    in owner: DependencyStorage
+  ) {
+    if let stack = BuildFrame.threadStack(downTo: builder) {
+      Diagnostics.stopWithCycle(stack.reversed(), reentering: [Key.self], recorder: recorder)
+    }
+    let stack = BuildFrame.threadStack()
+    if let innermost = stack.first { BlockedThreads.register(innermost, waitingOn: builder) }
+    defer { if !stack.isEmpty { BlockedThreads.unregister() } }
+    let started = SystemInterface.monotonicSeconds()
+    var warned = false
+    while true {
+      if let loop = BlockedThreads.loop(from: stack, waitingOn: builder) {
+        Diagnostics.stopWithCycle(
+          loop.path,
+          reentering: loop.continuation,
+          acrossThreads: true,
+          recorder: recorder
+        )
+      }
+      let finished = owner.state.wait(
+        while: { state in
+          if case .building(let current)? = state.entries[id] { return current === builder }
+          return false
+        },
+        timeout: 0.25
+      )
+      if finished { return }
+      let waited = SystemInterface.monotonicSeconds() - started
+      if !warned && waited >= Diagnostics.handOffWarningDelay && recorder == nil {
+        warned = true
+        Diagnostics.warnOfLongWait(for: builder, reading: Key.self)
+      }
+    }
+  }
+}

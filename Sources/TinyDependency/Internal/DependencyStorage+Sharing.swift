@@ -1,0 +1,151 @@
+/// Values shared between a scope and the scopes around it (DESIGN 5).
+///
+/// A value built in a scope is kept by the highest scope around it that would have built the
+/// same: none of the keys it read, nor the key itself, were overridden in between, the context
+/// is the same, and the value keeps no scope of its own. A scope that finds nothing asks the
+/// scopes around it first: it shares a value built there, or waits for a build in progress
+/// there, so concurrent request scopes that only set a request ID build one database client.
+extension DependencyStorage {
+  /// What the scopes around this one offer for a key this one has no entry for.
+  enum Above {
+    /// A value built above that this scope would build the same.
+    case share(BuiltValue)
+    /// A build of the key in progress in `owner`, by another thread.
+    case wait(BuildFrame, owner: DependencyStorage)
+    /// Nothing: build here. `highest` is the highest scope that could share the result, where
+    /// the build is announced so that sibling scopes wait for it.
+    case build(highest: DependencyStorage?)
+  }
+
+  func lookAbove(for id: ObjectIdentifier) -> Above {
+    guard !choosesContext else { return .build(highest: nil) }
+    var changed = changedKeys
+    var highest: DependencyStorage?
+    var node = parent
+    while let ancestor = node, !changed.contains(id) {
+      switch ancestor.state.withLock({ $0.entries[id] }) {
+      case .built(let built)? where built.inputs.isDisjoint(with: changed):
+        return .share(built)
+      case .building(let builder)?:
+        // This thread's own build of the key, read again in a scope below it: build anew here.
+        guard BuildFrame.threadStack(downTo: builder) == nil else { return .build(highest: nil) }
+        return .wait(builder, owner: ancestor)
+      default:
+        break
+      }
+      highest = ancestor
+      if ancestor.choosesContext { break }
+      changed.formUnion(ancestor.changedKeys)
+      node = ancestor.parent
+    }
+    return .build(highest: highest)
+  }
+
+  /// Announces that `frame`, in a scope below, builds `id`; false when this scope already has
+  /// an entry for it.
+  func mark(_ id: ObjectIdentifier, buildingBy frame: BuildFrame) -> Bool {
+    state.withLock { state in
+      guard state.entries[id] == nil else { return false }
+      state.entries[id] = .building(frame)
+      return true
+    }
+  }
+
+  /// Keeps `built` for `id` in `state` (this storage's), for the lock-free index too.
+  func adopt(_ built: BuiltValue, as id: ObjectIdentifier, in state: inout StorageState) {
+    state.isFrozen = true
+    state.entries[id] = .built(built)
+    builtIndex.insert(id, built.box)
+  }
+
+  /// Offers a value built here to the highest scope around that would have built the same, and
+  /// withdraws the announcement made in `marked`.
+  func share(
+    _ built: BuiltValue,
+    as id: ObjectIdentifier,
+    builtBy frame: BuildFrame,
+    marked: DependencyStorage?
+  ) {
+    var target: DependencyStorage?
+    if !choosesContext && !built.capturesScope {
+      var changed = changedKeys
+      var node = parent
+      while let ancestor = node, !changed.contains(id), built.inputs.isDisjoint(with: changed) {
+        target = ancestor
+        if ancestor.choosesContext { break }
+        changed.formUnion(ancestor.changedKeys)
+        node = ancestor.parent
+      }
+    }
+    if let target {
+      target.state.withLock { state in
+        switch state.entries[id] {
+        case nil: target.adopt(built, as: id, in: &state)
+        case .building(let builder)? where builder === frame:
+          target.adopt(built, as: id, in: &state)
+        default: break
+        }
+      }
+      target.state.broadcast()
+    }
+    if let marked, marked !== target {
+      marked.state.withLock { state in
+        if case .building(let builder)? = state.entries[id], builder === frame {
+          state.entries[id] = nil
+        }
+      }
+      marked.state.broadcast()
+    }
+  }
+
+  // MARK: - Combining scopes
+
+  /// The nearest storage that both `left` and `right` are or derive from, if any.
+  static func nearestCommonAncestor(
+    _ left: DependencyStorage,
+    _ right: DependencyStorage
+  ) -> DependencyStorage? {
+    var left: DependencyStorage? = left
+    var right: DependencyStorage? = right
+    var leftDepth = left?.depth ?? 0
+    var rightDepth = right?.depth ?? 0
+    while let l = left, let r = right, l !== r {
+      if leftDepth >= rightDepth {
+        left = l.parent
+        leftDepth -= 1
+      } else {
+        right = r.parent
+        rightDepth -= 1
+      }
+    }
+    return left === right ? left : nil
+  }
+
+  /// A storage derived from this one with what `current` changed since their nearest common
+  /// ancestor on top: those overrides, and its context if it chose one.
+  func combined(with current: DependencyStorage) -> DependencyStorage {
+    var ancestors: Set<ObjectIdentifier> = []
+    var node: DependencyStorage? = self
+    while let scope = node {
+      ancestors.insert(ObjectIdentifier(scope))
+      node = scope.parent
+    }
+    var changed: Set<ObjectIdentifier> = []
+    var choseContext = false
+    node = current
+    while let scope = node, !ancestors.contains(ObjectIdentifier(scope)) {
+      changed.formUnion(scope.changedKeys)
+      choseContext = choseContext || scope.choosesContext
+      node = scope.parent
+    }
+    let storage = DependencyStorage(deriving: self)
+    for key in changed {
+      if let box = current.overrides[key] { storage.setOverride(box, for: key) }
+    }
+    if choseContext && current.context != context {
+      storage.choose(current.context)
+    }
+    storage.freeze()
+    return storage
+  }
+}

@@ -1,0 +1,130 @@
+/// The messages the core stops or warns with: cycles, waits that look like blocking hand-offs,
+/// and strict mode's live fallbacks.
+enum Diagnostics {
+  /// Stops with a dependency cycle: the builds of `path`, outermost first, then the keys
+  /// `continuation` read from there until the loop closed. While a graph is traced, the cycle is
+  /// recorded and the thread parked instead.
+  static func stopWithCycle(
+    _ path: [BuildFrame],
+    reentering continuation: [any DependencyKey.Type],
+    acrossThreads: Bool = false,
+    recorder: TraceRecorder?
+  ) -> Never {
+    let keys = path.map(\.keyType) + continuation
+    if let recorder {
+      path.last?.recordUnfinishedChain()
+      recorder.stop(cycle: keys)
+    }
+    let names = keys.map { _typeName($0, qualified: false) }
+    let context = path.last?.context ?? .default
+    let reentered = names.last ?? "?"
+    let threads =
+      acrossThreads
+      ? " The builds run on different threads, each waiting for the other's result." : ""
+    let message = """
+      TinyDependency: dependency cycle in the \(context) context: \
+      \(names.joined(separator: " -> ")).
+      \(reentered) is read again while its own value is being built, so it can never finish.\
+      \(threads) \
+      Fix: read one of these dependencies lazily (inside a method, not while the value is \
+      built), or break the cycle by moving what both need into a key of its own.
+      """
+    SystemInterface.writeToStandardError(message)
+    fatalError(message)
+  }
+
+  /// How long a read waits for a build on another thread before it warns that the two may be
+  /// waiting for each other. The wait goes on: a build may take as long as it takes.
+  static let handOffWarningDelay = 5.0
+
+  /// Warns that a read has waited ``handOffWarningDelay`` seconds for `builder`, naming the path
+  /// a blocking hand-off would close: the builds that led to `builder`, then the builds of the
+  /// waiting thread, then the key it reads.
+  static func warnOfLongWait(for builder: BuildFrame, reading key: any DependencyKey.Type) {
+    let waiting = BuildFrame.threadStack().reversed().map(\.keyType)
+    let names = (builder.activeReaderChain.map(\.keyType) + waiting + [key])
+      .map { _typeName($0, qualified: false) }
+    let seconds = Int(handOffWarningDelay)
+    SystemInterface.writeToStandardError(
+      """
+      TinyDependency: warning: a read of \(_typeName(key, qualified: false)) has waited \
+      \(seconds) s for its value, which another thread is building in the \(builder.context) \
+      context: \(names.joined(separator: " -> ")). If that build waits for this thread (a \
+      blocking hand-off: a semaphore, a queue.sync, a join), neither can ever finish. Fix: don't \
+      block a build on work that reads the key being built; read it after the build, or pass \
+      the value in. If the build is only slow, this read goes on waiting for it.
+      """
+    )
+  }
+
+  /// In strict mode, reports that a test used `key`'s live default for want of a test value.
+  static func reportLiveFallback(of key: any DependencyKey.Type, readFrom reader: BuildFrame?) {
+    let chain = reader?.activeReaderChain.map(\.keyName) ?? []
+    let whereRead =
+      chain.isEmpty
+      ? "read directly in the test"
+      : "read while building " + chain.joined(separator: " -> ")
+    let name = _typeName(key, qualified: false)
+    IssueReporter.report(
+      "\(name) has no testValue of its own, so a test used its live defaultValue "
+        + "(\(whereRead)). Declare `static var testValue` on \(name), or override it for "
+        + "the test with `.dependency(…)` or `withDependencies`."
+    )
+  }
+}
+
+/// Which build each blocked thread waits for, so that waits forming a loop across threads are
+/// found: the builds on those threads could never finish.
+enum BlockedThreads {
+  private struct Wait {
+    /// The innermost build of the waiting thread.
+    let innermost: BuildFrame
+    /// The build, on another thread, whose value it waits for.
+    let builder: BuildFrame
+  }
+
+  private static let waits = Locked<[UInt: Wait]>([:])
+
+  /// Notes that the calling thread, running `innermost`, waits for `builder`.
+  static func register(_ innermost: BuildFrame, waitingOn builder: BuildFrame) {
+    let thread = SystemInterface.currentThread()
+    waits.withLock { $0[thread] = Wait(innermost: innermost, builder: builder) }
+  }
+
+  /// Notes that the calling thread no longer waits.
+  static func unregister() {
+    let thread = SystemInterface.currentThread()
+    _ = waits.withLock { $0.removeValue(forKey: thread) }
+  }
+
+  /// The loop that waiting for `builder` would close, if any: the frames of `stack` (this
+  /// thread's builds, innermost first) from where the loop enters it, outermost first, and the
+  /// keys read from the innermost one around the loop back to it.
+  static func loop(
+    from stack: [BuildFrame],
+    waitingOn builder: BuildFrame
+  ) -> (path: [BuildFrame], continuation: [any DependencyKey.Type])? {
+    let waits = waits.withLock { $0 }
+    var continuation: [any DependencyKey.Type] = [builder.keyType]
+    var current = builder
+    var seen: Set<ObjectIdentifier> = []
+    while seen.insert(ObjectIdentifier(current)).inserted {
+      guard let wait = waits[current.thread] else { return nil }
+      // The builds on that thread from `current` down to the one that waits.
+      var segment: [BuildFrame] = []
+      var frame: BuildFrame? = wait.innermost
+      while let nested = frame, nested !== current {
+        segment.append(nested)
+        frame = nested.previousOnThread
+      }
+      guard frame === current else { return nil }
+      continuation += segment.reversed().map(\.keyType)
+      continuation.append(wait.builder.keyType)
+      if let index = stack.firstIndex(where: { $0 === wait.builder }) {
+        return (Array(stack[0...index].reversed()), continuation)
+      }
+      current = wait.builder
+    }
+    return nil
+  }
+}

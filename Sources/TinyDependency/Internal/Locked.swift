@@ -1,0 +1,56 @@
+/// State that is only reachable with its lock held, shaped like `Synchronization.Mutex`.
+///
+/// The state and the lock share one allocation. ``withLock(_:)`` gives the state as `inout`, so
+/// the compiler enforces what a comment could only claim. Threads can wait for the state to
+/// change (``wait(while:timeout:)``), woken by ``broadcast()``. User code never runs inside
+/// `withLock`: callers decide under the lock, then act after it is released.
+///
+/// `@unchecked Sendable`: the state is only touched with the lock held.
+struct Locked<State>: @unchecked Sendable {
+  private final class Buffer: ManagedBuffer<State, LockPrimitives> {
+    // The header (the state) is destroyed by `ManagedBuffer` itself; the element is ours.
+    deinit {
+      withUnsafeMutablePointerToElements { LockPrimitives.destroy($0) }
+    }
+  }
+
+  private let buffer: ManagedBuffer<State, LockPrimitives>
+
+  init(_ initial: State) {
+    buffer = Buffer.create(minimumCapacity: 1) { _ in initial }
+    buffer.withUnsafeMutablePointerToElements { LockPrimitives.initialize($0) }
+  }
+
+  /// Runs `body` with the lock held and the state borrowed mutably.
+  @inline(__always)
+  func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    try buffer.withUnsafeMutablePointers { state, primitives in
+      LockPrimitives.lock(primitives)
+      defer { LockPrimitives.unlock(primitives) }
+      return try body(&state.pointee)
+    }
+  }
+
+  /// Blocks while `predicate` holds for the state, for at most `timeout` seconds.
+  ///
+  /// - Returns: True when the predicate stopped holding, false on a time-out.
+  func wait(while predicate: (borrowing State) -> Bool, timeout: Double) -> Bool {
+    buffer.withUnsafeMutablePointers { state, primitives in
+      LockPrimitives.lock(primitives)
+      defer { LockPrimitives.unlock(primitives) }
+      let deadline = SystemInterface.monotonicSeconds() + timeout
+      while predicate(state.pointee) {
+        let remaining = deadline - SystemInterface.monotonicSeconds()
+        if remaining <= 0 { return false }
+        _ = LockPrimitives.wait(primitives, seconds: remaining)
+      }
+      return true
+    }
+  }
+
+  /// Wakes every thread in ``wait(while:timeout:)``, to check the state again. Call after the
+  /// change was made under the lock.
+  func broadcast() {
+    buffer.withUnsafeMutablePointerToElements { LockPrimitives.broadcast($0) }
+  }
+}

@@ -1,0 +1,199 @@
+// Every call into the operating system lives in this file, behind `SystemInterface` and the
+// lock primitives, so the platform import ladder is written once.
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#else
+  #error("TinyDependency needs pthreads: Darwin, Glibc, Musl or Bionic.")
+#endif
+
+/// A pthread mutex and condition variable, kept at a stable address by their owner.
+///
+/// `Synchronization.Mutex` needs macOS 15 / iOS 18, and ThreadSanitizer on Linux reports false
+/// races on it, so the library keeps these primitives (DESIGN 11). Timed waits measure time on a
+/// monotonic clock. Return codes are checked in debug builds (`assert`).
+struct LockPrimitives {
+  private var mutex = pthread_mutex_t()
+  private var condition = pthread_cond_t()
+
+  /// Initializes the primitives in place at `pointer`.
+  static func initialize(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
+    pointer.initialize(to: LockPrimitives())
+    let status = pthread_mutex_init(&pointer.pointee.mutex, nil)
+    precondition(status == 0, "pthread_mutex_init failed: \(status)")
+    #if canImport(Darwin)
+      let conditionStatus = pthread_cond_init(&pointer.pointee.condition, nil)
+    #else
+      var attributes = pthread_condattr_t()
+      pthread_condattr_init(&attributes)
+      pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+      let conditionStatus = pthread_cond_init(&pointer.pointee.condition, &attributes)
+      pthread_condattr_destroy(&attributes)
+    #endif
+    precondition(conditionStatus == 0, "pthread_cond_init failed: \(conditionStatus)")
+  }
+
+  /// Destroys the primitives at `pointer`; nothing may hold or wait on them.
+  static func destroy(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
+    pthread_cond_destroy(&pointer.pointee.condition)
+    pthread_mutex_destroy(&pointer.pointee.mutex)
+    pointer.deinitialize(count: 1)
+  }
+
+  @inline(__always)
+  static func lock(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
+    let status = pthread_mutex_lock(&pointer.pointee.mutex)
+    assert(status == 0, "pthread_mutex_lock failed: \(status)")
+  }
+
+  @inline(__always)
+  static func unlock(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
+    let status = pthread_mutex_unlock(&pointer.pointee.mutex)
+    assert(status == 0, "pthread_mutex_unlock failed: \(status)")
+  }
+
+  /// Releases the mutex until a broadcast or `seconds` pass, then takes it again; returns false
+  /// on a time-out. Call with the mutex held.
+  static func wait(_ pointer: UnsafeMutablePointer<LockPrimitives>, seconds: Double) -> Bool {
+    let whole = Int(seconds)
+    let nanoseconds = Int((seconds - Double(whole)) * 1e9)
+    #if canImport(Darwin)
+      var relative = timespec(tv_sec: whole, tv_nsec: nanoseconds)
+      let status = pthread_cond_timedwait_relative_np(
+        &pointer.pointee.condition,
+        &pointer.pointee.mutex,
+        &relative
+      )
+    #else
+      var now = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &now)
+      let total = Int(now.tv_nsec) + nanoseconds
+      var deadline = timespec()
+      deadline.tv_sec = now.tv_sec + whole + total / 1_000_000_000
+      deadline.tv_nsec = total % 1_000_000_000
+      let status = pthread_cond_timedwait(
+        &pointer.pointee.condition,
+        &pointer.pointee.mutex,
+        &deadline
+      )
+    #endif
+    assert(status == 0 || status == ETIMEDOUT, "pthread_cond_timedwait failed: \(status)")
+    return status == 0
+  }
+
+  /// Wakes every thread waiting on the condition.
+  static func broadcast(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
+    let status = pthread_cond_broadcast(&pointer.pointee.condition)
+    assert(status == 0, "pthread_cond_broadcast failed: \(status)")
+  }
+}
+
+/// Process-level helpers that the core needs without Foundation.
+enum SystemInterface {
+  /// An identifier of the calling thread, equal for two calls only on the same live thread.
+  static func currentThread() -> UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
+
+  /// Seconds on a monotonic clock, for measuring waits.
+  static func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+
+  /// Returns the raw bytes of an environment variable, or nil when it is unset.
+  static func environmentBytes(_ name: String) -> [UInt8]? {
+    guard let pointer = getenv(name) else { return nil }
+    let length = strlen(pointer)
+    return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+      Array(UnsafeBufferPointer(start: $0, count: length))
+    }
+  }
+
+  /// Writes a line to standard error in one `write` call, so lines from threads don't interleave.
+  static func writeToStandardError(_ message: String) {
+    var line = message
+    if !line.hasSuffix("\n") { line += "\n" }
+    let utf8 = Array(line.utf8)
+    var offset = 0
+    while offset < utf8.count {
+      let written = utf8.withUnsafeBytes { buffer in
+        write(2, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if written <= 0 { return }
+      offset += written
+    }
+  }
+
+  /// Blocks the calling thread for good: for traced resolutions that cannot go on.
+  static func park() -> Never {
+    while true { sleep(3_600) }
+  }
+
+  /// Runs `body` on a new detached thread.
+  static func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
+    /// `@unchecked Sendable`: set before the thread starts, then only read by it.
+    final class Context: @unchecked Sendable {
+      let body: @Sendable () -> Void
+      init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Context(body)).toOpaque()
+    #if canImport(Darwin)
+      var thread: pthread_t?
+    #else
+      var thread = pthread_t()
+    #endif
+    let result = pthread_create(
+      &thread,
+      nil,
+      { raw in
+        #if canImport(Darwin)
+          let context = Unmanaged<Context>.fromOpaque(raw).takeRetainedValue()
+        #else
+          let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+        #endif
+        context.body()
+        return nil
+      },
+      context
+    )
+    precondition(
+      result == 0,
+      "TinyDependency: could not start a thread (pthread_create: \(result))"
+    )
+    #if canImport(Darwin)
+      pthread_detach(thread!)
+    #else
+      pthread_detach(thread)
+    #endif
+  }
+
+  /// A per-thread slot holding one unretained object pointer.
+  struct ThreadSlot: @unchecked Sendable {
+    // `@unchecked Sendable`: a pthread key is an immutable process-wide handle.
+    private let key: pthread_key_t
+
+    init() {
+      var key = pthread_key_t()
+      let status = pthread_key_create(&key, nil)
+      precondition(status == 0, "pthread_key_create failed: \(status)")
+      self.key = key
+    }
+
+    /// The calling thread's pointer, or nil.
+    var value: UnsafeMutableRawPointer? {
+      get { pthread_getspecific(key) }
+      nonmutating set { pthread_setspecific(key, newValue) }
+    }
+  }
+}
