@@ -121,9 +121,9 @@ extension DependencyValues {
   /// The capture a wrapper or an escaped scope made here keeps: nil at the process root; during
   /// a build, one that does not keep this container alive, and the build is marked as keeping
   /// its scope.
-  func captureForWrapper() -> CapturedScope? {
+  func captureForWrapper(_ hold: ScopeHold = .wrapper) -> CapturedScope? {
     guard !storage.isProcessRoot else { return nil }
-    frame?.noteCapture()
+    frame?.noteCapture(hold)
     return storage.capture(building: frame != nil)
   }
 }

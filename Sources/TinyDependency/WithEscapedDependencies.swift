@@ -57,7 +57,7 @@ extension DependencyValues {
 
     init(values: DependencyValues) {
       frame = values.frame
-      if values.frame != nil, let capture = values.captureForWrapper() {
+      if values.frame != nil, let capture = values.captureForWrapper(.escapedScope) {
         scope = .captured(capture)
       } else {
         values.storage.freeze()

@@ -124,7 +124,29 @@ private enum ModelKeyReader: DependencyKey {
   static var defaultValue: ModelLiteralReader { ModelLiteralReader() }
 }
 
+/// A value that holds an object it read while being built: the object captured the scope.
+private enum ModelKeyOuter: DependencyKey {
+  static var defaultValue: ModelOuter { ModelOuter(inner: DependencyValues.current.modelReader) }
+}
+
+private struct ModelOuter: Sendable {
+  let inner: ModelLiteralReader
+}
+
+/// A value that holds the scope it was built in, escaped.
+private enum ModelKeyEscaper: DependencyKey {
+  static var defaultValue: DependencyValues.Continuation { withEscapedDependencies { $0 } }
+}
+
 extension DependencyValues {
+  fileprivate var modelOuter: ModelOuter {
+    get { self[ModelKeyOuter.self] }
+    set { self[ModelKeyOuter.self] = newValue }
+  }
+  fileprivate var modelEscaper: DependencyValues.Continuation {
+    get { self[ModelKeyEscaper.self] }
+    set { self[ModelKeyEscaper.self] = newValue }
+  }
   fileprivate var modelA: String {
     get { self[ModelKeyA.self] }
     set { self[ModelKeyA.self] = newValue }
@@ -357,12 +379,23 @@ private enum ModelOperation {
   case yieldAndRead
   /// Run more steps inside a kept continuation.
   case yieldAndContinue
+  /// Copy the current container into a variable, and keep it.
+  case makeContainer
+  /// Set a key on a kept container variable, after it may have been bound.
+  case mutateContainer
+  /// Run more steps with a kept container bound.
+  case bindContainer
+  /// Read a key through an object that a built value read while it was built.
+  case readNested
+  /// Read a key inside the escaped scope that a built value holds.
+  case readEscaped
 
   /// Operations in proportion to how often a sequence picks them.
   static let weighted: [ModelOperation] = [
     .enter, .enter, .enter, .leave, .leave, .readCurrent, .makeObject, .makeObject,
     .readObject, .readObject, .readObject, .readObject, .escape, .escape, .yieldAndRead,
-    .yieldAndContinue, .yieldAndContinue,
+    .yieldAndContinue, .yieldAndContinue, .makeContainer, .mutateContainer, .mutateContainer,
+    .bindContainer, .bindContainer, .readNested, .readEscaped,
   ]
 }
 
@@ -379,6 +412,7 @@ private final class ModelSequence {
   private var model = ModelScopes()
   private var objects: [(object: any ModelObject, scope: Int)] = []
   private var continuations: [(continuation: DependencyValues.Continuation, scope: Int)] = []
+  private var containers: [(values: DependencyValues, scope: Int)] = []
   private var step = 0
   private var valueCount = 0
   private var trace: [String] = []
@@ -418,6 +452,29 @@ private final class ModelSequence {
         yieldAndRead()
       case .yieldAndContinue where !continuations.isEmpty && depth < Self.maximumDepth:
         yieldAndContinue(depth: depth)
+      case .makeContainer:
+        containers.append((DependencyValues.current, scope))
+        trace.append("\(step): container #\(containers.count - 1) in scope \(scope)")
+      case .mutateContainer where !containers.isEmpty:
+        mutateContainer()
+      case .bindContainer where !containers.isEmpty && depth < Self.maximumDepth:
+        bindContainer(depth: depth)
+      case .readNested:
+        let key = randomKey()
+        check(
+          "read \(key) through the object a built value holds in scope \(scope)",
+          expected: model.value(key, in: scope),
+          actual: DependencyValues.current.modelOuter.inner.read(key)
+        )
+      case .readEscaped:
+        let key = randomKey()
+        check(
+          "read \(key) in the escaped scope a built value holds in scope \(scope)",
+          expected: model.value(key, in: scope),
+          actual: DependencyValues.current.modelEscaper.yield {
+            DependencyValues.current[model: key]
+          }
+        )
       default:
         readCurrent(in: scope)
       }
@@ -443,6 +500,27 @@ private final class ModelSequence {
       }
     } operation: {
       perform(in: child, depth: depth + 1)
+    }
+  }
+
+  /// A container variable set after it was copied or bound: a scope nested in what it was.
+  private func mutateContainer() {
+    let index = random.below(containers.count)
+    let key = [ModelScopeKey.a, .b, .c][random.below(3)]
+    valueCount += 1
+    let value = "\(key)\(valueCount)"
+    let scope = model.enter(containers[index].scope, overriding: [(key, value)])
+    containers[index].values[model: key] = value
+    containers[index].scope = scope
+    trace.append("\(step): container #\(index) sets \(key) = \(value): scope \(scope)")
+  }
+
+  private func bindContainer(depth: Int) {
+    let index = random.below(containers.count)
+    let (values, scope) = containers[index]
+    trace.append("\(step): bind container #\(index) (scope \(scope))")
+    withDependencies(values) {
+      perform(in: scope, depth: depth + 1)
     }
   }
 

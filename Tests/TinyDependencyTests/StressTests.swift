@@ -112,6 +112,35 @@ struct StressTests {
     greeter = nil
     #expect(scopeStorage == nil)
   }
+
+  // MARK: - Memory of server-shaped loops
+
+  @Test func requestScopesReadThroughAWorkerScopeLeaveMemoryFlat() async {
+    await #expect(processExitsWith: .success) {
+      let app = DependencyValues(context: .default)
+      var worker = app
+      worker.greeting = "worker"
+      withDependencies(worker) {
+        let growth = residentGrowth(iterations: 100_000) { index in
+          var request = app
+          request.requestID = "\(index)"
+          precondition(request[RequestHandlerKey.self].requestID == "\(index)")
+        }
+        precondition(growth < 16 << 20, "grew by \(growth >> 20) MiB")
+      }
+    }
+  }
+
+  @Test func oneContainerVariableSetAndBoundAgainLeavesMemoryFlat() async {
+    await #expect(processExitsWith: .success) {
+      var values = DependencyValues(context: .default)
+      let growth = residentGrowth(iterations: 100_000) { index in
+        values.requestID = "\(index)"
+        precondition(withDependencies(values) { DependencyValues.current.requestID } == "\(index)")
+      }
+      precondition(growth < 16 << 20, "grew by \(growth >> 20) MiB")
+    }
+  }
 }
 
 // MARK: - Fixtures

@@ -34,9 +34,9 @@ final class BuildFrame: Sendable {
     var isFinished = false
     /// Set when the key's own value for the context was the protocol's fallback to its default.
     var fellBack = false
-    /// Set when the build made a `@Dependency` or an escaped scope, or read a value holding
-    /// one: the value keeps this scope, so it is not shared with the scopes around it.
-    var capturesScope = false
+    /// How the value keeps this scope: through a `@Dependency` or an escaped scope made during
+    /// the build, or held by a value it read.
+    var hold = ScopeHold.none
   }
 
   private let state = Locked(State())
@@ -48,7 +48,7 @@ final class BuildFrame: Sendable {
     /// The keys the build read itself, in order.
     let reads: [KeyType]
     let fellBack: Bool
-    let capturesScope: Bool
+    let hold: ScopeHold
   }
 
   init(
@@ -113,13 +113,13 @@ final class BuildFrame: Sendable {
   func record(
     _ keyType: any DependencyKey.Type,
     inputs keyInputs: Set<ObjectIdentifier>,
-    capturesScope: Bool = false
+    hold: ScopeHold = .none
   ) {
     let key = ObjectIdentifier(keyType)
     state.withLock { state in
       guard !state.isFinished else { return }
       // A value holding a capture carries its scope into whatever holds it.
-      if capturesScope { state.capturesScope = true }
+      state.hold = max(state.hold, hold)
       // A build that reads its own key for another context (a test value wrapping the live
       // one) depends on that other value, not on itself: no edge to itself.
       guard key != self.key else { return }
@@ -146,8 +146,8 @@ final class BuildFrame: Sendable {
   }
 
   /// Notes that the build made a `@Dependency` or an escaped scope that keeps its scope.
-  func noteCapture() {
-    state.withLock { $0.capturesScope = true }
+  func noteCapture(_ hold: ScopeHold) {
+    state.withLock { $0.hold = max($0.hold, hold) }
   }
 
   /// Notes that the key fell back to its default value, if it is this build's key and
@@ -165,7 +165,7 @@ final class BuildFrame: Sendable {
         inputs: state.inputs,
         reads: state.reads,
         fellBack: state.fellBack,
-        capturesScope: state.capturesScope
+        hold: state.hold
       )
     }
     recorder?.recordBuild(of: keyType, reads: trace.reads.map(\.type), fellBack: trace.fellBack)
@@ -218,4 +218,19 @@ struct KeyType: @unchecked Sendable, Hashable {
   static func == (lhs: KeyType, rhs: KeyType) -> Bool { lhs.id == rhs.id }
 
   func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// How a value keeps the scope it was built in, which decides where it may be shared.
+enum ScopeHold: Int, Comparable, Sendable {
+  /// Not at all: the value is shared with every scope that overrides nothing it read.
+  case none
+  /// It holds a `@Dependency` made in its scope. Reads through the wrapper combine that scope
+  /// with the one they happen in, so scopes inside may reuse the value; the scopes around may
+  /// not, or they would see this scope's overrides.
+  case wrapper
+  /// It holds an escaped scope, which re-enters exactly that scope: it is neither shared with
+  /// the scopes around nor reused by scopes inside that override anything.
+  case escapedScope
+
+  static func < (lhs: ScopeHold, rhs: ScopeHold) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -52,14 +52,14 @@ extension DependencyStorage {
       freeze()
       let frame = makeFrame(for: Key.self, reader: values.frame)
       let trace = build(Key.self, frame: frame, in: values)
-      values.frame?.record(Key.self, inputs: trace.inputs, capturesScope: trace.capturesScope)
+      values.frame?.record(Key.self, inputs: trace.inputs, hold: trace.hold)
       return trace.value
     }
     var action = state.withLock { Resolution.look(&$0, for: id) }
     while true {
       switch action {
       case .reuse(let built):
-        values.frame?.record(Key.self, inputs: built.inputs, capturesScope: built.capturesScope)
+        values.frame?.record(Key.self, inputs: built.inputs, hold: built.hold)
         return built.box.unbox(as: Key.Value.self)
 
       case .wait(let builder):
@@ -114,7 +114,7 @@ extension DependencyStorage {
       inputs: trace.inputs,
       key: KeyType(Key.self),
       reads: trace.reads,
-      capturesScope: trace.capturesScope
+      hold: trace.hold
     )
     state.withLock { adopt(built, as: id, in: &$0) }
     state.broadcast()
@@ -127,7 +127,7 @@ extension DependencyStorage {
     let value: Value
     let inputs: Set<ObjectIdentifier>
     let reads: [KeyType]
-    let capturesScope: Bool
+    let hold: ScopeHold
   }
 
   /// Runs the key's builder with this storage bound as current and `frame` recording its reads.
@@ -153,7 +153,7 @@ extension DependencyStorage {
       value: value,
       inputs: trace.inputs,
       reads: trace.reads,
-      capturesScope: trace.capturesScope
+      hold: trace.hold
     )
   }
 

@@ -24,7 +24,9 @@ extension DependencyStorage {
     var node = parent
     while let ancestor = node, !changed.contains(id) {
       switch ancestor.state.withLock({ $0.entries[id] }) {
-      case .built(let built)? where built.inputs.isDisjoint(with: changed):
+      case .built(let built)?
+      where built.inputs.isDisjoint(with: changed)
+        && (built.hold != .escapedScope || changed.isEmpty):
         return .share(built)
       case .building(let builder)?:
         // This thread's own build of the key, read again in a scope below it: build anew here.
@@ -67,7 +69,7 @@ extension DependencyStorage {
     marked: DependencyStorage?
   ) {
     var target: DependencyStorage?
-    if !choosesContext && !built.capturesScope {
+    if !choosesContext && built.hold == .none {
       var changed = changedKeys
       var node = parent
       while let ancestor = node, !changed.contains(id), built.inputs.isDisjoint(with: changed) {

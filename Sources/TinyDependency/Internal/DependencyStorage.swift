@@ -7,8 +7,8 @@ struct BuiltValue: Sendable {
   let key: KeyType
   /// The keys the build read itself, in the order it first read them.
   let reads: [KeyType]
-  /// Whether the value holds something that keeps the scope it was built in.
-  let capturesScope: Bool
+  /// How the value keeps the scope it was built in.
+  let hold: ScopeHold
 }
 
 /// The overrides, cache and scope identity behind a ``DependencyValues``.

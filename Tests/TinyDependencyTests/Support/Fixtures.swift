@@ -193,3 +193,24 @@ func finishes(within seconds: Int, _ body: @escaping @Sendable () -> Void) -> Bo
   }
   return done.wait(timeout: .now() + .seconds(seconds)) == .success
 }
+
+/// The growth of the process's peak resident memory, in bytes, over `iterations` runs of `body`
+/// after a tenth of them as warm-up.
+func residentGrowth(iterations: Int, _ body: (Int) -> Void) -> Int {
+  for index in 0..<(iterations / 10) { body(index) }
+  let before = peakResidentBytes()
+  for index in 0..<iterations { body(index) }
+  return peakResidentBytes() - before
+}
+
+/// The peak resident memory of this process, in bytes.
+func peakResidentBytes() -> Int {
+  var usage = rusage()
+  #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss)
+  #else
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int(usage.ru_maxrss) * 1024
+  #endif
+}
