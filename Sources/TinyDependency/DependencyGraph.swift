@@ -19,6 +19,11 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
   /// A key in the graph.
   public struct Node: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The key type's name: short (`LoggerKey`), qualified only where two keys share it.
+    ///
+    /// The name is the same in every run: a private type's qualified name leaves out the
+    /// `(unknown context at $…)` part, whose address changes from run to run, and private
+    /// types that would still share a name get a number (`Module.SettingsKey #1`), ordered by
+    /// the types' mangled names, which depend on the files that declare them.
     public let name: String
     /// How the key provides its value.
     public let lifetime: DependencyLifetime
@@ -29,7 +34,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
 
     /// Orders nodes by name.
     public static func < (lhs: Node, rhs: Node) -> Bool {
-      (lhs.name, _typeName(lhs.key.type)) < (rhs.name, _typeName(rhs.key.type))
+      lhs.name != rhs.name ? lhs.name < rhs.name : _typeName(lhs.key.type) < _typeName(rhs.key.type)
     }
 
     /// Whether two nodes are the same key.
@@ -87,14 +92,9 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     }
     missing.forEach(add)
 
-    // Short names, qualified where two keys would share one.
-    let short = Dictionary(grouping: keys) { _typeName($0.type, qualified: false) }
     var byKey: [KeyType: Node] = [:]
-    for (name, group) in short {
-      for key in group {
-        let shown = group.count == 1 ? name : _typeName(key.type, qualified: true)
-        byKey[key] = Node(name: shown, lifetime: key.type.lifetime, key: key)
-      }
+    for (key, name) in Self.stableNames(of: keys) {
+      byKey[key] = Node(name: name, lifetime: key.type.lifetime, key: key)
     }
     self.context = context
     self.nodes = byKey.values.sorted()
@@ -102,39 +102,97 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     self.missingInputs = Set(missing.map { byKey[$0]! }).sorted()
   }
 
+  /// A graph of the given builds and what each read, for code that makes graphs directly
+  /// (measurements, checks of the renderings).
+  package init(
+    context: DependencyContext,
+    reads: [(key: any DependencyKey.Type, reads: [any DependencyKey.Type])]
+  ) {
+    self.init(
+      context: context,
+      builds: reads.map { (KeyType($0.key), $0.reads.map(KeyType.init)) }
+    )
+  }
+
+  /// Names for `keys` that read well and stay the same from run to run: short where no other
+  /// key shares the name, else qualified without the address of a private type's context,
+  /// else numbered in the order of the types' mangled names.
+  static func stableNames(of keys: [KeyType]) -> [KeyType: String] {
+    var names: [KeyType: String] = [:]
+    let byShortName = Dictionary(grouping: keys) {
+      readableTypeName($0.type, qualified: false)
+    }
+    for (short, group) in byShortName {
+      guard group.count > 1 else {
+        names[group[0]] = short
+        continue
+      }
+      let byQualifiedName = Dictionary(grouping: group) {
+        readableTypeName($0.type, qualified: true)
+      }
+      for (qualified, same) in byQualifiedName {
+        guard same.count > 1 else {
+          names[same[0]] = qualified
+          continue
+        }
+        // Private types of the same name in different files: their mangled names differ by a
+        // discriminator made from the file's name, the same in every run.
+        let ordered = same.map { (key: $0, mangled: _mangledTypeName($0.type) ?? "") }
+          .sorted { $0.mangled < $1.mangled }
+        for (index, entry) in ordered.enumerated() {
+          names[entry.key] = "\(qualified) #\(index + 1)"
+        }
+      }
+    }
+    return names
+  }
+
   /// The keys that building `node`'s value read.
   ///
   /// - Parameter node: A node of this graph.
   /// - Returns: Its dependencies, sorted by name.
   public func dependencies(of node: Node) -> [Node] {
-    edges.filter { $0.from == node }.map(\.to)
+    // Edges are sorted by their source: find this node's run of them.
+    var low = 0
+    var high = edges.count
+    while low < high {
+      let middle = (low + high) / 2
+      if edges[middle].from < node { low = middle + 1 } else { high = middle }
+    }
+    var result: [Node] = []
+    while low < edges.count, edges[low].from == node {
+      result.append(edges[low].to)
+      low += 1
+    }
+    return result
   }
+
+  /// The most cycles ``cycles`` lists; a graph with more lists this many and
+  /// ``hasMoreCycles`` is true.
+  public static let cycleLimit = 100
 
   /// Every elementary cycle, each once, starting at its smallest node (by name); the first
   /// node is not repeated at the end.
-  public var cycles: [[Node]] {
-    var successors: [Node: [Node]] = [:]
-    for edge in edges { successors[edge.from, default: []].append(edge.to) }
-    var found: [[Node]] = []
-    for (index, start) in nodes.enumerated() {
-      let allowed = Set(nodes[index...])
-      var path = [start]
-      var onPath: Set<Node> = [start]
-      func visit(_ node: Node) {
-        for next in successors[node, default: []] where allowed.contains(next) {
-          if next == start {
-            found.append(path)
-          } else if onPath.insert(next).inserted {
-            path.append(next)
-            visit(next)
-            path.removeLast()
-            onPath.remove(next)
-          }
-        }
-      }
-      visit(start)
-    }
-    return found.sorted { $0.lexicographicallyPrecedes($1) }
+  ///
+  /// Finding them takes time linear in the size of the graph when it has no cycle, and linear
+  /// per cycle otherwise: keys are first grouped into strongly connected components, and
+  /// cycles are searched only inside components that have one. A graph with more than
+  /// ``cycleLimit`` cycles lists the first ``cycleLimit`` found, from the smallest nodes on.
+  public var cycles: [[Node]] { cycleSearch().cycles }
+
+  /// Whether the graph has more elementary cycles than ``cycles`` lists (``cycleLimit``).
+  public var hasMoreCycles: Bool { cycleSearch().truncated }
+
+  private func cycleSearch() -> (cycles: [[Node]], truncated: Bool) {
+    guard !edges.isEmpty else { return ([], false) }
+    var position: [Node: Int] = [:]
+    position.reserveCapacity(nodes.count)
+    for (index, node) in nodes.enumerated() { position[node] = index }
+    var successors = [[Int]](repeating: [], count: nodes.count)
+    for edge in edges { successors[position[edge.from]!].append(position[edge.to]!) }
+    let found = CycleSearch(successors: successors).cycles(limit: Self.cycleLimit)
+    let cycles = found.cycles.sorted { $0.lexicographicallyPrecedes($1) }
+    return (cycles.map { $0.map { nodes[$0] } }, found.truncated)
   }
 
   // MARK: - Renderings
@@ -155,16 +213,23 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
       "Dependency graph, \(context) context: \(count(nodes.count, "key")), "
         + count(edges.count, "edge")
     ]
+    var next = 0
     for node in nodes {
       lines.append("\(node.name) (\(node.lifetime))")
-      lines += dependencies(of: node).map { "  -> \($0.name)" }
+      while next < edges.count, edges[next].from == node {
+        lines.append("  -> \(edges[next].to.name)")
+        next += 1
+      }
     }
-    let cycles = self.cycles
+    let (cycles, truncated) = cycleSearch()
     if cycles.isEmpty {
       lines.append("Cycles: none")
     } else {
       lines.append("Cycles:")
       lines += cycles.map { "  " + ($0 + [$0[0]]).map(\.name).joined(separator: " -> ") }
+      if truncated {
+        lines.append("  … more cycles not listed: only the first \(Self.cycleLimit) are shown")
+      }
     }
     if !missingInputs.isEmpty {
       lines.append("Unset inputs: " + missingInputs.map(\.name).joined(separator: ", "))
@@ -329,6 +394,29 @@ extension DependencyValues {
     func read<Key: DependencyKey>(_ key: Key.Type) { _ = self[key] }
     read(key)
   }
+}
+
+/// A type's name without the `(unknown context at $…)` parts that private and local types get:
+/// their address changes from run to run.
+func readableTypeName(_ type: Any.Type, qualified: Bool) -> String {
+  let name = _typeName(type, qualified: qualified)
+  let marker = Array("(unknown context at $".utf8)
+  let bytes = Array(name.utf8)
+  var kept: [UInt8] = []
+  var index = 0
+  while index < bytes.count {
+    guard bytes[index...].starts(with: marker) else {
+      kept.append(bytes[index])
+      index += 1
+      continue
+    }
+    // Skip the marker, the address and `)`, then the `.` that follows it.
+    index += marker.count
+    while index < bytes.count, bytes[index] != UInt8(ascii: ")") { index += 1 }
+    index += 1
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") { index += 1 }
+  }
+  return kept.count == bytes.count ? name : String(decoding: kept, as: UTF8.self)
 }
 
 extension String {
