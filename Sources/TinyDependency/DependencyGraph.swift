@@ -302,19 +302,26 @@ extension DependencyGraph {
   /// Unlike a normal read, a cycle or an unset input does not stop the process: the resolution
   /// that meets one stops there, the problem shows in ``cycles`` or ``missingInputs``, and
   /// tracing goes on with the next key in a new container. A resolution still running after a
-  /// minute (blocked on a lock, say) is left behind, and tracing goes on without it. Each key resolves on a thread of its
-  /// own; a thread that met a problem stays parked, with what it was building, for the rest of
-  /// the process, so trace from tests and checks rather than from a running app.
+  /// minute (blocked on a lock, say) is left behind, and tracing goes on without it. Each key
+  /// resolves on a thread of its own; a thread that met a problem stays parked, with what it
+  /// was building, for the rest of the process, so trace from tests and checks rather than
+  /// from a running app.
+  ///
+  /// `configure` runs on that thread as well, before the key resolves, while the caller waits:
+  /// a read in it that meets a cycle or an unset input is recorded like any other. The minute
+  /// counts from the end of `configure`; a `configure` that blocks is waited for, with a line
+  /// on standard error each minute naming the key.
   ///
   /// - Parameters:
   ///   - keys: The keys to resolve.
   ///   - context: The context to build values for.
-  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves; it
+  ///     runs on the tracing thread, never at the same time as the caller.
   /// - Returns: The union of the keys' graphs.
   public static func trace(
     _ keys: [any DependencyKey.Type],
     context: DependencyContext = .test,
-    configure: (inout DependencyValues) -> Void = { _ in }
+    configure: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyGraph {
     traceDetails(keys, context: context, configure: configure).graph
   }
@@ -336,26 +343,29 @@ extension DependencyGraph {
   package static func traceDetails(
     _ keys: [any DependencyKey.Type],
     context: DependencyContext,
-    configure: (inout DependencyValues) -> Void
+    configure: @escaping (inout DependencyValues) -> Void
   ) -> TraceDetails {
     var builds: [(key: KeyType, reads: [KeyType])] = []
     var cyclePaths: [[KeyType]] = []
     var missing: [KeyType] = []
     var fellBack: [KeyType] = []
     var stalled: [KeyType] = []
+    let configure = Configure(body: configure)
     for key in keys {
       let recorder = TraceRecorder()
-      var values = DependencyValues(
-        storage: DependencyStorage(context: context, recorder: recorder)
-      )
-      configure(&values)
-      let frozen = values
       let traced = KeyType(key)
+      // `configure` runs on the tracing thread too: a read there that meets a cycle or an
+      // unset input parks that thread, not the caller's.
       SystemInterface.runOnNewThread {
-        frozen.resolveForTrace(traced.type)
+        var values = DependencyValues(
+          storage: DependencyStorage(context: context, recorder: recorder)
+        )
+        configure.body(&values)
+        recorder.finishConfiguring()
+        values.resolveForTrace(traced.type)
         recorder.finish()
       }
-      let stopped = recorder.waitUntilDone(timeout: traceTimeout)
+      let stopped = recorder.waitUntilDone(timeout: traceTimeout, key: traced.type)
       if stopped.stalled { stalled.append(traced) }
       let recorded = recorder.recordedBuilds
       builds += recorded.builds.map { (KeyType($0.key), $0.reads.map(KeyType.init)) }
@@ -386,6 +396,15 @@ extension DependencyGraph {
   package func node(for key: any DependencyKey.Type) -> Node? {
     nodes.first { $0.key.id == ObjectIdentifier(key) }
   }
+}
+
+/// The `configure` closure of a trace, handed to the tracing thread.
+///
+/// `@unchecked Sendable`: the closure runs on the tracing thread while the caller waits for it
+/// (``TraceRecorder/waitUntilDone(timeout:key:)`` returns only once it returned or its thread
+/// stopped for good), so it never runs at the same time as the code that made it.
+private struct Configure: @unchecked Sendable {
+  let body: (inout DependencyValues) -> Void
 }
 
 extension DependencyValues {

@@ -25,12 +25,14 @@ public enum DependencyValidator {
   /// - Parameters:
   ///   - keys: The keys to check.
   ///   - previews: Also report keys without a `previewValue` of their own.
-  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves. It
+  ///     runs on the tracing thread while the caller waits, so a cycle or an unset input that a
+  ///     read in it meets is a finding, not a hang.
   /// - Returns: One finding per problem, and the traced graph.
   public static func validate(
     _ keys: [any DependencyKey.Type],
     previews: Bool = false,
-    configure: (inout DependencyValues) -> Void = { _ in }
+    configure: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyValidationReport {
     let traced = DependencyGraph.traceDetails(keys, context: .test, configure: configure)
     let graph = traced.graph
@@ -128,7 +130,9 @@ public enum DependencyValidator {
   /// - Parameters:
   ///   - keys: The keys to check.
   ///   - previews: Also report keys without a `previewValue` of their own.
-  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves. It
+  ///     runs on the tracing thread while the caller waits, so a cycle or an unset input that a
+  ///     read in it meets is a finding, not a hang.
   ///   - fileID: The file ID of the caller, where issues are recorded.
   ///   - filePath: The file path of the caller.
   ///   - line: The line of the caller.
@@ -138,7 +142,7 @@ public enum DependencyValidator {
   public static func check(
     _ keys: [any DependencyKey.Type],
     previews: Bool = false,
-    configure: (inout DependencyValues) -> Void = { _ in },
+    configure: @escaping (inout DependencyValues) -> Void = { _ in },
     fileID: String = #fileID,
     filePath: String = #filePath,
     line: Int = #line,

@@ -59,6 +59,32 @@ struct DependencyValidatorTests {
     #expect(DependencyValidator.validate([GreetingKey.self]).isComplete)
   }
 
+  @Test func configureThatReachesAnUnsetInputIsReportedInsteadOfHanging() throws {
+    let result = Outcome<DependencyValidationReport>()
+    let finished = finishes(within: 120) {
+      result.value = DependencyValidator.validate([GreetingKey.self]) {
+        $0[EndpointUserKey.self] += "!"
+      }
+    }
+    #expect(finished, "validate returns when configure reads a key that reaches an unset input")
+    let report = try #require(result.value)
+    #expect(report.findings.map(\.kind) == [.unsetInput])
+    #expect(report.findings.first?.key == "EndpointKey")
+  }
+
+  @Test func configureThatMeetsACycleIsReportedInsteadOfHanging() throws {
+    let result = Outcome<DependencyValidationReport>()
+    let finished = finishes(within: 120) {
+      result.value = DependencyValidator.validate([GreetingKey.self]) {
+        $0[PingKey.self] += "!"
+      }
+    }
+    #expect(finished, "validate returns when configure reads a key that is part of a cycle")
+    let report = try #require(result.value)
+    #expect(report.findings.map(\.kind) == [.cycle])
+    #expect(report.findings.first?.path == ["PingKey", "PongKey", "PingKey"])
+  }
+
   @Test func theReportIsATableNamingEachKey() {
     let report = DependencyValidator.validate([LiveOnlyKey.self, LeakyServiceKey.self])
     let lines = report.description.split(separator: "\n")

@@ -95,3 +95,21 @@ extension DependencyValues {
     set { self[FarewellKey.self] = newValue }
   }
 }
+
+/// A value set on another thread and read after it signalled.
+///
+/// `@unchecked Sendable`: written before the writer signals, read after the reader's wait.
+final class Outcome<Value>: @unchecked Sendable {
+  var value: Value?
+}
+
+/// Runs `body` on another thread; returns whether it finished within `seconds`. A body that
+/// never finishes fails the test instead of hanging the run.
+func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+  let done = DispatchSemaphore(value: 0)
+  DispatchQueue.global().async {
+    body()
+    done.signal()
+  }
+  return done.wait(timeout: .now() + seconds) == .success
+}

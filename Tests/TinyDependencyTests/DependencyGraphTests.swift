@@ -158,6 +158,29 @@ struct DependencyGraphTests {
     #expect(graph.edges.contains { $0.description == "AppKey -> StoreKey" })
   }
 
+  @Test func aCycleMetInConfigureIsRecordedInsteadOfHanging() {
+    final class Result: @unchecked Sendable { var graph: DependencyGraph? }
+    let result = Result()
+    let finished = finishes(within: 120) {
+      result.graph = DependencyGraph.trace([AppKey.self]) { _ = $0[FeedKey.self] }
+    }
+    #expect(finished, "trace returns when configure reads a key that is part of a cycle")
+    #expect(
+      result.graph?.cycles.map { $0.map(\.name) } == [["ClientKey", "SessionKey", "FeedKey"]]
+    )
+    #expect(result.graph?.nodes.contains { $0.name == "AppKey" } == true)
+  }
+
+  @Test func anUnsetInputMetInConfigureIsRecordedInsteadOfHanging() {
+    final class Result: @unchecked Sendable { var graph: DependencyGraph? }
+    let result = Result()
+    let finished = finishes(within: 120) {
+      result.graph = DependencyGraph.trace([AppKey.self]) { _ = $0[ServerKey.self] }
+    }
+    #expect(finished, "trace returns when configure reads a key that reads an unset input")
+    #expect(result.graph?.missingInputs.map(\.name) == ["BaseURLKey"])
+  }
+
   @Test func everyElementaryCycleOnceFromItsSmallestNode() {
     let a = KeyType(CycleA.self)
     let b = KeyType(CycleB.self)

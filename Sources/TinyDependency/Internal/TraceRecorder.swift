@@ -21,6 +21,8 @@
 final class TraceRecorder: @unchecked Sendable {
   private let mutex = ConditionMutex()
   private var isDone = false
+  /// Set once the trace's `configure` returned; the stall timeout counts from there.
+  private var isConfigured = false
   private var cycles: [[any DependencyKey.Type]] = []
   private var missingInputs: [any DependencyKey.Type] = []
   private var builds: [(key: any DependencyKey.Type, reads: [any DependencyKey.Type])] = []
@@ -68,6 +70,14 @@ final class TraceRecorder: @unchecked Sendable {
     Self.park()
   }
 
+  /// Marks the trace's `configure` finished.
+  func finishConfiguring() {
+    mutex.withLock {
+      isConfigured = true
+      mutex.broadcast()
+    }
+  }
+
   /// Marks the traced resolution finished.
   func finish() {
     mutex.withLock {
@@ -76,16 +86,31 @@ final class TraceRecorder: @unchecked Sendable {
     }
   }
 
-  /// Waits until the resolution finished or stopped, or `timeout` seconds went by; returns what
-  /// stopped it, and whether it is still running.
-  func waitUntilDone(timeout: Double) -> (
+  /// Waits until the resolution of `key` finished or stopped, or `timeout` seconds went by
+  /// after `configure` returned; returns what stopped it, and whether it is still running.
+  ///
+  /// `configure` itself is waited for without a limit (it is the caller's code, and the caller
+  /// must not go on while it runs), with a line on standard error every `timeout` seconds.
+  func waitUntilDone(timeout: Double, key: any DependencyKey.Type) -> (
     cycles: [[any DependencyKey.Type]], missingInputs: [any DependencyKey.Type], stalled: Bool
   ) {
     mutex.lock()
     defer { mutex.unlock() }
     var waited = 0.0
+    var waitedForConfigure = 0.0
     while !isDone && waited < timeout {
-      if !mutex.wait(seconds: 0.5) { waited += 0.5 }
+      guard !mutex.wait(seconds: 0.5) else { continue }
+      if isConfigured {
+        waited += 0.5
+      } else {
+        waitedForConfigure += 0.5
+        if waitedForConfigure.truncatingRemainder(dividingBy: timeout) == 0 {
+          SystemInterface.writeToStandardError(
+            "TinyDependency: tracing \(_typeName(key, qualified: false)): `configure` has not "
+              + "returned after \(Int(waitedForConfigure)) s; still waiting for it."
+          )
+        }
+      }
     }
     return (cycles, missingInputs, !isDone)
   }

@@ -6,4 +6,4 @@ private enum SettingsKey: DependencyKey {
 }
 
 /// The private `SettingsKey` of this file.
-let settingsKeyOfSupportFiles: any DependencyKey.Type = SettingsKey.self
+var settingsKeyOfSupportFiles: any DependencyKey.Type { SettingsKey.self }
