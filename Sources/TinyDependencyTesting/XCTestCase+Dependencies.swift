@@ -36,6 +36,8 @@ extension XCTestCase {
     values.reportsLiveFallbacks = false
     try update(&values)
     values.reportsLiveFallbacks = strict || strictAround
+    // Values `update` built with strict mode off would hide a live fallback from the test.
+    if values.reportsLiveFallbacks { values.rebuildValues() }
     return try withDependencies(values) {
       try XCTestScopes.$current.withValue(XCTestScopes.Scope(testCase: self)) {
         try operation()

@@ -82,6 +82,10 @@ extension DependencyValues {
     get { self[LiveOnlyKey.self] }
     set { self[LiveOnlyKey.self] = newValue }
   }
+  var leakyService: String {
+    get { self[LeakyServiceKey.self] }
+    set { self[LeakyServiceKey.self] = newValue }
+  }
   var counter: Counter {
     get { self[CounterKey.self] }
     set { self[CounterKey.self] = newValue }
