@@ -340,9 +340,14 @@ extension DependencyGraph {
 
   /// Traces like ``trace(_:context:configure:)`` and also reports the keys that fell back to
   /// their default value (the live one, in the test context).
+  ///
+  /// With `stopsAtLiveFallbacks`, a resolution that reaches a key's fallback stops there, as at
+  /// an unset input, before the live value is built: the key is reported, the live code never
+  /// runs, and what the resolution would have read after it is not traced.
   package static func traceDetails(
     _ keys: [any DependencyKey.Type],
     context: DependencyContext,
+    stopsAtLiveFallbacks: Bool = false,
     configure: @escaping (inout DependencyValues) -> Void
   ) -> TraceDetails {
     var builds: [(key: KeyType, reads: [KeyType])] = []
@@ -352,7 +357,7 @@ extension DependencyGraph {
     var stalled: [KeyType] = []
     let configure = Configure(body: configure)
     for key in keys {
-      let recorder = TraceRecorder()
+      let recorder = TraceRecorder(stopsAtLiveFallbacks: stopsAtLiveFallbacks)
       let traced = KeyType(key)
       // `configure` runs on the tracing thread too: a read there that meets a cycle or an
       // unset input parks that thread, not the caller's.

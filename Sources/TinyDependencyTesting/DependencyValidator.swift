@@ -16,9 +16,19 @@ public import TinyDependency
 /// ```
 ///
 /// Validation resolves each key in a fresh container in the test context with
-/// ``/TinyDependency/DependencyGraph/trace(_:context:configure:)``, so it builds test values
-/// (not live ones): a key whose test value falls back to its default is seen doing so, with the
-/// path that led there.
+/// ``/TinyDependency/DependencyGraph/trace(_:context:configure:)``, so it builds test values,
+/// never live ones: a resolution that reaches a key without a test value of its own (or,
+/// checking previews, without a preview value) records the key, with the path that led there,
+/// and stops before its `defaultValue` runs. What that resolution would have read afterwards is
+/// not traced; each listed key is traced on its own, so list every key, or use
+/// ``discoveredKeys()``.
+///
+/// The validator sees what goes through the container: reads with `@Dependency`,
+/// `DependencyValues.current` or a container's subscript, and the protocol's fallbacks from
+/// `testValue` and `previewValue` to `defaultValue`. It cannot see a key's own code calling live
+/// code directly: a `testValue` written as `"w(\(OtherKey.defaultValue))"` runs
+/// `OtherKey.defaultValue` as a plain static property, which reports no problem. Read other keys
+/// through the container (`DependencyValues.current[OtherKey.self]`) so they are checked.
 public enum DependencyValidator {
   /// Validates `keys` and returns the report.
   ///
@@ -34,7 +44,12 @@ public enum DependencyValidator {
     previews: Bool = false,
     configure: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyValidationReport {
-    let traced = DependencyGraph.traceDetails(keys, context: .test, configure: configure)
+    let traced = DependencyGraph.traceDetails(
+      keys,
+      context: .test,
+      stopsAtLiveFallbacks: true,
+      configure: configure
+    )
     let graph = traced.graph
     let listed = keys.compactMap { graph.node(for: $0) }
     var findings: [DependencyFinding] = []
@@ -102,7 +117,12 @@ public enum DependencyValidator {
       )
     }
     if previews {
-      let preview = DependencyGraph.traceDetails(keys, context: .preview, configure: configure)
+      let preview = DependencyGraph.traceDetails(
+        keys,
+        context: .preview,
+        stopsAtLiveFallbacks: true,
+        configure: configure
+      )
       let missing = Set(preview.fellBack.map(\.name))
       for key in keys {
         let name = preview.graph.node(for: key)?.name ?? "\(key)"

@@ -85,6 +85,23 @@ struct DependencyValidatorTests {
     #expect(report.findings.first?.path == ["PingKey", "PongKey", "PingKey"])
   }
 
+  @Test func checkingPreviewsBuildsNoLiveValue() {
+    let before = ProductionKey.liveBuilds.next()
+    let report = DependencyValidator.validate([ProductionKey.self], previews: true)
+    #expect(ProductionKey.liveBuilds.next() == before + 1, "no live value was built")
+    #expect(report.findings.map(\.kind) == [.missingPreviewValue])
+    #expect(report.findings.first?.key == "ProductionKey")
+  }
+
+  @Test func checkingAKeyWithoutTestValueBuildsNoLiveValue() throws {
+    let before = UntestedProductionKey.liveBuilds.next()
+    let report = DependencyValidator.validate([UntestedProductionKey.self, ProductionUserKey.self])
+    #expect(UntestedProductionKey.liveBuilds.next() == before + 1, "no live value was built")
+    #expect(report.findings.map(\.kind).sorted() == [.liveValueInTests, .missingTestValue])
+    let leak = try #require(report.findings.first { $0.kind == .liveValueInTests })
+    #expect(leak.path == ["ProductionUserKey", "UntestedProductionKey"])
+  }
+
   @Test func theReportIsATableNamingEachKey() {
     let report = DependencyValidator.validate([LiveOnlyKey.self, LeakyServiceKey.self])
     let lines = report.description.split(separator: "\n")
@@ -123,6 +140,31 @@ struct DependencyValidatorTests {
     let report = DependencyValidator.validate(keys.filter { _typeName($0).contains("Namespace") })
     #expect(report.isComplete)
   }
+}
+
+/// A key whose live value must never be built in tests: it counts its builds.
+enum ProductionKey: DependencyKey {
+  static let liveBuilds = Counter()
+  static var defaultValue: String {
+    _ = liveBuilds.next()
+    return "connected to production"
+  }
+  static let testValue = "test connection"
+}
+
+/// Like ``ProductionKey``, without a test value.
+enum UntestedProductionKey: DependencyKey {
+  static let liveBuilds = Counter()
+  static var defaultValue: String {
+    _ = liveBuilds.next()
+    return "connected to production"
+  }
+}
+
+/// A key whose test value reads ``UntestedProductionKey``.
+enum ProductionUserKey: DependencyKey {
+  static var defaultValue: String { "live user" }
+  static var testValue: String { "user of \(DependencyValues.current[UntestedProductionKey.self])" }
 }
 
 enum Namespace {

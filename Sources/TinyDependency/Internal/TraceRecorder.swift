@@ -19,6 +19,9 @@
 ///
 /// `@unchecked Sendable`: all mutable state is guarded by `mutex`.
 final class TraceRecorder: @unchecked Sendable {
+  /// Whether a key's fallback to its live default is recorded and stops the resolution, so
+  /// that no live value is built (validation).
+  let stopsAtLiveFallbacks: Bool
   private let mutex = ConditionMutex()
   private var isDone = false
   /// Set once the trace's `configure` returned; the stall timeout counts from there.
@@ -27,6 +30,10 @@ final class TraceRecorder: @unchecked Sendable {
   private var missingInputs: [any DependencyKey.Type] = []
   private var builds: [(key: any DependencyKey.Type, reads: [any DependencyKey.Type])] = []
   private var fallbacks: [ObjectIdentifier: any DependencyKey.Type] = [:]
+
+  init(stopsAtLiveFallbacks: Bool = false) {
+    self.stopsAtLiveFallbacks = stopsAtLiveFallbacks
+  }
 
   /// Records a finished build: what it read, and whether it used its default as a fallback.
   func recordBuild(
@@ -54,6 +61,17 @@ final class TraceRecorder: @unchecked Sendable {
   func stop(cycle keys: [any DependencyKey.Type]) -> Never {
     mutex.withLock {
       cycles.append(keys)
+      isDone = true
+      mutex.broadcast()
+    }
+    Self.park()
+  }
+
+  /// Records that `key` was about to build its live default for want of a value for the
+  /// context, then parks the calling thread before it does.
+  func stop(liveFallback key: any DependencyKey.Type) -> Never {
+    mutex.withLock {
+      fallbacks[ObjectIdentifier(key)] = key
       isDone = true
       mutex.broadcast()
     }
