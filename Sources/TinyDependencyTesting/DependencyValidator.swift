@@ -221,13 +221,14 @@ public struct DependencyValidationReport: Sendable, CustomStringConvertible {
 
   /// A table a developer can act on: one row per finding.
   public var description: String {
+    let keys = keyCount == 1 ? "1 key" : "\(keyCount) keys"
     guard !findings.isEmpty else {
-      return "Dependency validation: \(keyCount) keys, no problems.\n"
+      return "Dependency validation: \(keys), no problems.\n"
     }
     let keyWidth = max(3, findings.map(\.key.count).max() ?? 0)
     let kindWidth = findings.map(\.kind.description.count).max() ?? 0
     var lines = [
-      "Dependency validation: \(keyCount) keys, \(findings.count) "
+      "Dependency validation: \(keys), \(findings.count) "
         + (findings.count == 1 ? "problem" : "problems"),
       "key".padded(keyWidth) + "  " + "problem".padded(kindWidth) + "  detail",
     ]

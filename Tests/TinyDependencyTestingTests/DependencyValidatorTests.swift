@@ -18,6 +18,15 @@ struct DependencyValidatorTests {
     )
   }
 
+  @Test func theReportCountsOneKeyInTheSingular() {
+    #expect(
+      DependencyValidator.validate([GreetingKey.self]).description
+        == "Dependency validation: 1 key, no problems.\n"
+    )
+    let lines = DependencyValidator.validate([LiveOnlyKey.self]).description.split(separator: "\n")
+    #expect(lines.first == "Dependency validation: 1 key, 1 problem")
+  }
+
   @Test func findsAMissingTestValue() throws {
     let report = DependencyValidator.validate([LiveOnlyKey.self, GreetingKey.self])
     #expect(!report.isComplete)
