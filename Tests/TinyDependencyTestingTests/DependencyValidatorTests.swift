@@ -111,6 +111,15 @@ struct DependencyValidatorTests {
     #expect(leak.path == ["ProductionUserKey", "UntestedProductionKey"])
   }
 
+  @Test func aTestValueCallingALiveValueDirectlyIsBeyondWhatTheValidatorSees() {
+    // The documented limit: `LiveOnlyKey.defaultValue` runs as a plain static property, with
+    // no read through the container, so there is nothing to report. If this starts failing,
+    // the validator learned to see it: update README and the validator's documentation.
+    let report = DependencyValidator.validate([CallsLiveDirectlyKey.self])
+    #expect(report.isComplete)
+    #expect(report.graph.edges.isEmpty)
+  }
+
   @Test func theReportIsATableNamingEachKey() {
     let report = DependencyValidator.validate([LiveOnlyKey.self, LeakyServiceKey.self])
     let lines = report.description.split(separator: "\n")
@@ -174,6 +183,12 @@ enum UntestedProductionKey: DependencyKey {
 enum ProductionUserKey: DependencyKey {
   static var defaultValue: String { "live user" }
   static var testValue: String { "user of \(DependencyValues.current[UntestedProductionKey.self])" }
+}
+
+/// A key whose test value calls another key's live value directly, not through the container.
+enum CallsLiveDirectlyKey: DependencyKey {
+  static var defaultValue: String { "live" }
+  static var testValue: String { "w(\(LiveOnlyKey.defaultValue))" }
 }
 
 enum Namespace {
