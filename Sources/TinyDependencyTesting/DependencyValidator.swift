@@ -191,8 +191,10 @@ public enum DependencyValidator {
     var previous: [DependencyGraph.Node: DependencyGraph.Node] = [:]
     var queue = [start]
     var seen: Set<DependencyGraph.Node> = [start]
-    while !queue.isEmpty {
-      let node = queue.removeFirst()
+    var next = 0
+    while next < queue.count {
+      let node = queue[next]
+      next += 1
       if node == target {
         var path = [node]
         while let before = previous[path[0]] { path.insert(before, at: 0) }
