@@ -1,3 +1,7 @@
+#if canImport(Darwin)
+  import Darwin
+#endif
+
 /// The context that decides which of a key's values is used: default (live), test or preview.
 ///
 /// A container's context is chosen at run time, in this order:
@@ -9,7 +13,12 @@
 ///    `preview`, trimmed and case-insensitive; an empty value counts as unset, and any other
 ///    value is ignored with one warning on standard error;
 /// 3. `XCODE_RUNNING_FOR_PREVIEWS=1`: preview;
-/// 4. a test runner (`swift test`, Xcode, `xctest`): test;
+/// 4. a test runner: test. The process must have the runner's own shape, which a user's
+///    arguments cannot fake: on Linux, `argv[0]` is the `.xctest` executable that `swift test`
+///    starts; on Apple platforms, `xctest` from Xcode with an `.xctest` bundle,
+///    `swiftpm-testing-helper --test-bundle-path …`, a test bundle's executable, or an app that
+///    loaded XCTest to host its tests (with the `XCTest*` variables). A process that a test
+///    starts gets the default context unless its environment sets `TINY_DEPENDENCY_CONTEXT`;
 /// 5. otherwise: default.
 ///
 /// Steps 2 to 5 run once per process.
@@ -103,25 +112,83 @@ package struct ContextDetection: Sendable, Equatable {
     return ContextDetection(context: .default, source: .fallback, warning: warning)
   }
 
-  /// Whether the process is a test runner: an `.xctest` bundle or binary, Swift Testing's
-  /// entry point, `swiftpm-testing-helper`, or Xcode's `XCTest*` variables.
+  /// The platforms whose test runners have different shapes.
+  package enum RunnerPlatform: Sendable {
+    /// macOS, iOS and the other Apple platforms: `xctest`, `swiftpm-testing-helper`, or an app
+    /// hosting a test bundle.
+    case apple
+    /// Linux and the others: the `.xctest` executable that `swift test` builds and starts.
+    case other
+
+    /// The platform this process runs on.
+    package static var current: RunnerPlatform {
+      #if canImport(Darwin)
+        .apple
+      #else
+        .other
+      #endif
+    }
+  }
+
+  /// The variables XCTest sets for the process it runs tests in, and that the processes this
+  /// one starts inherit.
+  static let xcTestVariables = [
+    "XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier",
+  ]
+
+  /// Whether the process has the shape of a test runner; a user's arguments alone never make
+  /// it one.
+  ///
+  /// - Everywhere: `argv[0]` is an `.xctest` executable, which `swift test` builds and starts
+  ///   on Linux (with `--testing-library swift-testing` for Swift Testing, or without for
+  ///   XCTest).
+  /// - Apple platforms: `argv[0]` is `swiftpm-testing-helper` and `argv[1]` is
+  ///   `--test-bundle-path` (Swift Testing under `swift test`); or `argv[0]` is `xctest` in a
+  ///   `/Developer/` directory (Xcode's or the command line tools') and an argument is an
+  ///   `.xctest` bundle; or `argv[0]` is inside an `.xctest` bundle; or an `XCTest*` variable is
+  ///   set and XCTest is loaded in this process (an app hosting its tests).
+  ///
+  /// A process a test starts inherits the `XCTest*` variables but does not load XCTest, so it
+  /// gets the default context; set `TINY_DEPENDENCY_CONTEXT=test` for it to use test values.
+  ///
+  /// - Parameters:
+  ///   - environment: Returns the raw bytes of a variable, or nil when it is unset.
+  ///   - arguments: The process arguments, `argv[0]` first.
+  ///   - platform: Whose runner shapes to accept.
+  ///   - loadsXCTest: Whether XCTest is loaded in this process; asked only when needed.
   package static func isTestRunner(
     environment: (String) -> [UInt8]?,
-    arguments: [String]
+    arguments: [String],
+    platform: RunnerPlatform = .current,
+    loadsXCTest: () -> Bool = ContextDetection.isXCTestLoaded
   ) -> Bool {
-    if arguments.contains("--testing-library") { return true }
-    if let executable = arguments.first {
-      let name = executable.split(separator: "/").last.map(String.init) ?? executable
-      if name.hasSuffix(".xctest") || name == "xctest" || name == "swiftpm-testing-helper" {
-        return true
-      }
-      if executable.contains(".xctest/") { return true }
-    }
-    for variable in ["XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier"]
-    where environment(variable) != nil {
+    guard let executable = arguments.first else { return false }
+    let name = executable.split(separator: "/").last.map(String.init) ?? executable
+    if name.hasSuffix(".xctest") { return true }
+    guard platform == .apple else { return false }
+    if name == "swiftpm-testing-helper", arguments.dropFirst().first == "--test-bundle-path" {
       return true
     }
-    return false
+    func isBundle(_ argument: String) -> Bool {
+      argument.hasSuffix(".xctest") || argument.hasSuffix(".xctest/")
+    }
+    if name == "xctest", executable.contains("/Developer/"),
+      arguments.dropFirst().contains(where: isBundle)
+    {
+      return true
+    }
+    if executable.contains(".xctest/") { return true }
+    return xcTestVariables.contains { environment($0) != nil } && loadsXCTest()
+  }
+
+  /// Whether XCTest is loaded in this process: its `XCTestCase` class is registered.
+  package static func isXCTestLoaded() -> Bool {
+    #if canImport(Darwin)
+      // `RTLD_DEFAULT`: search every image loaded in the process.
+      dlsym(UnsafeMutableRawPointer(bitPattern: -2), "OBJC_CLASS_$_XCTestCase") != nil
+    #else
+      false
+    #endif
   }
 
   /// Parses a context name from raw bytes: trimmed, ASCII case-insensitive.

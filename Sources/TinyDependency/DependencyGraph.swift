@@ -19,6 +19,11 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
   /// A key in the graph.
   public struct Node: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The key type's name: short (`LoggerKey`), qualified only where two keys share it.
+    ///
+    /// The name is the same in every run: a private type's qualified name leaves out the
+    /// `(unknown context at $…)` part, whose address changes from run to run, and private
+    /// types that would still share a name get a number (`Module.SettingsKey #1`), ordered by
+    /// the types' mangled names, which depend on the files that declare them.
     public let name: String
     /// How the key provides its value.
     public let lifetime: DependencyLifetime
@@ -29,7 +34,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
 
     /// Orders nodes by name.
     public static func < (lhs: Node, rhs: Node) -> Bool {
-      (lhs.name, _typeName(lhs.key.type)) < (rhs.name, _typeName(rhs.key.type))
+      lhs.name != rhs.name ? lhs.name < rhs.name : _typeName(lhs.key.type) < _typeName(rhs.key.type)
     }
 
     /// Whether two nodes are the same key.
@@ -87,14 +92,9 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     }
     missing.forEach(add)
 
-    // Short names, qualified where two keys would share one.
-    let short = Dictionary(grouping: keys) { _typeName($0.type, qualified: false) }
     var byKey: [KeyType: Node] = [:]
-    for (name, group) in short {
-      for key in group {
-        let shown = group.count == 1 ? name : _typeName(key.type, qualified: true)
-        byKey[key] = Node(name: shown, lifetime: key.type.lifetime, key: key)
-      }
+    for (key, name) in Self.stableNames(of: keys) {
+      byKey[key] = Node(name: name, lifetime: key.type.lifetime, key: key)
     }
     self.context = context
     self.nodes = byKey.values.sorted()
@@ -102,39 +102,97 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     self.missingInputs = Set(missing.map { byKey[$0]! }).sorted()
   }
 
+  /// A graph of the given builds and what each read, for code that makes graphs directly
+  /// (measurements, checks of the renderings).
+  package init(
+    context: DependencyContext,
+    reads: [(key: any DependencyKey.Type, reads: [any DependencyKey.Type])]
+  ) {
+    self.init(
+      context: context,
+      builds: reads.map { (KeyType($0.key), $0.reads.map(KeyType.init)) }
+    )
+  }
+
+  /// Names for `keys` that read well and stay the same from run to run: short where no other
+  /// key shares the name, else qualified without the address of a private type's context,
+  /// else numbered in the order of the types' mangled names.
+  static func stableNames(of keys: [KeyType]) -> [KeyType: String] {
+    var names: [KeyType: String] = [:]
+    let byShortName = Dictionary(grouping: keys) {
+      readableTypeName($0.type, qualified: false)
+    }
+    for (short, group) in byShortName {
+      guard group.count > 1 else {
+        names[group[0]] = short
+        continue
+      }
+      let byQualifiedName = Dictionary(grouping: group) {
+        readableTypeName($0.type, qualified: true)
+      }
+      for (qualified, same) in byQualifiedName {
+        guard same.count > 1 else {
+          names[same[0]] = qualified
+          continue
+        }
+        // Private types of the same name in different files: their mangled names differ by a
+        // discriminator made from the file's name, the same in every run.
+        let ordered = same.map { (key: $0, mangled: _mangledTypeName($0.type) ?? "") }
+          .sorted { $0.mangled < $1.mangled }
+        for (index, entry) in ordered.enumerated() {
+          names[entry.key] = "\(qualified) #\(index + 1)"
+        }
+      }
+    }
+    return names
+  }
+
   /// The keys that building `node`'s value read.
   ///
   /// - Parameter node: A node of this graph.
   /// - Returns: Its dependencies, sorted by name.
   public func dependencies(of node: Node) -> [Node] {
-    edges.filter { $0.from == node }.map(\.to)
+    // Edges are sorted by their source: find this node's run of them.
+    var low = 0
+    var high = edges.count
+    while low < high {
+      let middle = (low + high) / 2
+      if edges[middle].from < node { low = middle + 1 } else { high = middle }
+    }
+    var result: [Node] = []
+    while low < edges.count, edges[low].from == node {
+      result.append(edges[low].to)
+      low += 1
+    }
+    return result
   }
+
+  /// The most cycles ``cycles`` lists; a graph with more lists this many and
+  /// ``hasMoreCycles`` is true.
+  public static let cycleLimit = 100
 
   /// Every elementary cycle, each once, starting at its smallest node (by name); the first
   /// node is not repeated at the end.
-  public var cycles: [[Node]] {
-    var successors: [Node: [Node]] = [:]
-    for edge in edges { successors[edge.from, default: []].append(edge.to) }
-    var found: [[Node]] = []
-    for (index, start) in nodes.enumerated() {
-      let allowed = Set(nodes[index...])
-      var path = [start]
-      var onPath: Set<Node> = [start]
-      func visit(_ node: Node) {
-        for next in successors[node, default: []] where allowed.contains(next) {
-          if next == start {
-            found.append(path)
-          } else if onPath.insert(next).inserted {
-            path.append(next)
-            visit(next)
-            path.removeLast()
-            onPath.remove(next)
-          }
-        }
-      }
-      visit(start)
-    }
-    return found.sorted { $0.lexicographicallyPrecedes($1) }
+  ///
+  /// Finding them takes time linear in the size of the graph when it has no cycle, and linear
+  /// per cycle otherwise: keys are first grouped into strongly connected components, and
+  /// cycles are searched only inside components that have one. A graph with more than
+  /// ``cycleLimit`` cycles lists the first ``cycleLimit`` found, from the smallest nodes on.
+  public var cycles: [[Node]] { cycleSearch().cycles }
+
+  /// Whether the graph has more elementary cycles than ``cycles`` lists (``cycleLimit``).
+  public var hasMoreCycles: Bool { cycleSearch().truncated }
+
+  private func cycleSearch() -> (cycles: [[Node]], truncated: Bool) {
+    guard !edges.isEmpty else { return ([], false) }
+    var position: [Node: Int] = [:]
+    position.reserveCapacity(nodes.count)
+    for (index, node) in nodes.enumerated() { position[node] = index }
+    var successors = [[Int]](repeating: [], count: nodes.count)
+    for edge in edges { successors[position[edge.from]!].append(position[edge.to]!) }
+    let found = CycleSearch(successors: successors).cycles(limit: Self.cycleLimit)
+    let cycles = found.cycles.sorted { $0.lexicographicallyPrecedes($1) }
+    return (cycles.map { $0.map { nodes[$0] } }, found.truncated)
   }
 
   // MARK: - Renderings
@@ -155,16 +213,23 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
       "Dependency graph, \(context) context: \(count(nodes.count, "key")), "
         + count(edges.count, "edge")
     ]
+    var next = 0
     for node in nodes {
       lines.append("\(node.name) (\(node.lifetime))")
-      lines += dependencies(of: node).map { "  -> \($0.name)" }
+      while next < edges.count, edges[next].from == node {
+        lines.append("  -> \(edges[next].to.name)")
+        next += 1
+      }
     }
-    let cycles = self.cycles
+    let (cycles, truncated) = cycleSearch()
     if cycles.isEmpty {
       lines.append("Cycles: none")
     } else {
       lines.append("Cycles:")
       lines += cycles.map { "  " + ($0 + [$0[0]]).map(\.name).joined(separator: " -> ") }
+      if truncated {
+        lines.append("  … more cycles not listed: only the first \(Self.cycleLimit) are shown")
+      }
     }
     if !missingInputs.isEmpty {
       lines.append("Unset inputs: " + missingInputs.map(\.name).joined(separator: ", "))
@@ -237,19 +302,26 @@ extension DependencyGraph {
   /// Unlike a normal read, a cycle or an unset input does not stop the process: the resolution
   /// that meets one stops there, the problem shows in ``cycles`` or ``missingInputs``, and
   /// tracing goes on with the next key in a new container. A resolution still running after a
-  /// minute (blocked on a lock, say) is left behind, and tracing goes on without it. Each key resolves on a thread of its
-  /// own; a thread that met a problem stays parked, with what it was building, for the rest of
-  /// the process, so trace from tests and checks rather than from a running app.
+  /// minute (blocked on a lock, say) is left behind, and tracing goes on without it. Each key
+  /// resolves on a thread of its own; a thread that met a problem stays parked, with what it
+  /// was building, for the rest of the process, so trace from tests and checks rather than
+  /// from a running app.
+  ///
+  /// `configure` runs on that thread as well, before the key resolves, while the caller waits:
+  /// a read in it that meets a cycle or an unset input is recorded like any other. The minute
+  /// counts from the end of `configure`; a `configure` that blocks is waited for, with a line
+  /// on standard error each minute naming the key.
   ///
   /// - Parameters:
   ///   - keys: The keys to resolve.
   ///   - context: The context to build values for.
-  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves; it
+  ///     runs on the tracing thread, never at the same time as the caller.
   /// - Returns: The union of the keys' graphs.
   public static func trace(
     _ keys: [any DependencyKey.Type],
     context: DependencyContext = .test,
-    configure: (inout DependencyValues) -> Void = { _ in }
+    configure: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyGraph {
     traceDetails(keys, context: context, configure: configure).graph
   }
@@ -268,29 +340,37 @@ extension DependencyGraph {
 
   /// Traces like ``trace(_:context:configure:)`` and also reports the keys that fell back to
   /// their default value (the live one, in the test context).
+  ///
+  /// With `stopsAtLiveFallbacks`, a resolution that reaches a key's fallback stops there, as at
+  /// an unset input, before the live value is built: the key is reported, the live code never
+  /// runs, and what the resolution would have read after it is not traced.
   package static func traceDetails(
     _ keys: [any DependencyKey.Type],
     context: DependencyContext,
-    configure: (inout DependencyValues) -> Void
+    stopsAtLiveFallbacks: Bool = false,
+    configure: @escaping (inout DependencyValues) -> Void
   ) -> TraceDetails {
     var builds: [(key: KeyType, reads: [KeyType])] = []
     var cyclePaths: [[KeyType]] = []
     var missing: [KeyType] = []
     var fellBack: [KeyType] = []
     var stalled: [KeyType] = []
+    let configure = Configure(body: configure)
     for key in keys {
-      let recorder = TraceRecorder()
-      var values = DependencyValues(
-        storage: DependencyStorage(context: context, recorder: recorder)
-      )
-      configure(&values)
-      let frozen = values
+      let recorder = TraceRecorder(stopsAtLiveFallbacks: stopsAtLiveFallbacks)
       let traced = KeyType(key)
+      // `configure` runs on the tracing thread too: a read there that meets a cycle or an
+      // unset input parks that thread, not the caller's.
       SystemInterface.runOnNewThread {
-        frozen.resolveForTrace(traced.type)
+        var values = DependencyValues(
+          storage: DependencyStorage(context: context, recorder: recorder)
+        )
+        configure.body(&values)
+        recorder.finishConfiguring()
+        values.resolveForTrace(traced.type)
         recorder.finish()
       }
-      let stopped = recorder.waitUntilDone(timeout: traceTimeout)
+      let stopped = recorder.waitUntilDone(timeout: traceTimeout, key: traced.type)
       if stopped.stalled { stalled.append(traced) }
       let recorded = recorder.recordedBuilds
       builds += recorded.builds.map { (KeyType($0.key), $0.reads.map(KeyType.init)) }
@@ -323,12 +403,44 @@ extension DependencyGraph {
   }
 }
 
+/// The `configure` closure of a trace, handed to the tracing thread.
+///
+/// `@unchecked Sendable`: the closure runs on the tracing thread while the caller waits for it
+/// (``TraceRecorder/waitUntilDone(timeout:key:)`` returns only once it returned or its thread
+/// stopped for good), so it never runs at the same time as the code that made it.
+private struct Configure: @unchecked Sendable {
+  let body: (inout DependencyValues) -> Void
+}
+
 extension DependencyValues {
   /// Reads `key`, so that its value and everything it reads are built.
   fileprivate func resolveForTrace(_ key: any DependencyKey.Type) {
     func read<Key: DependencyKey>(_ key: Key.Type) { _ = self[key] }
     read(key)
   }
+}
+
+/// A type's name without the `(unknown context at $…)` parts that private and local types get:
+/// their address changes from run to run.
+func readableTypeName(_ type: Any.Type, qualified: Bool) -> String {
+  let name = _typeName(type, qualified: qualified)
+  let marker = Array("(unknown context at $".utf8)
+  let bytes = Array(name.utf8)
+  var kept: [UInt8] = []
+  var index = 0
+  while index < bytes.count {
+    guard bytes[index...].starts(with: marker) else {
+      kept.append(bytes[index])
+      index += 1
+      continue
+    }
+    // Skip the marker, the address and `)`, then the `.` that follows it.
+    index += marker.count
+    while index < bytes.count, bytes[index] != UInt8(ascii: ")") { index += 1 }
+    index += 1
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") { index += 1 }
+  }
+  return kept.count == bytes.count ? name : String(decoding: kept, as: UTF8.self)
 }
 
 extension String {

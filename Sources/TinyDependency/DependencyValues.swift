@@ -104,6 +104,14 @@ public struct DependencyValues: Sendable {
     }
   }
 
+  /// Makes this container build every value anew from here on, keeping what was set on it:
+  /// values built so far are not reused. Strict mode starts a test this way, so that a live
+  /// fallback built while traits set their values is built, and reported, again.
+  package mutating func rebuildValues() {
+    prepareToMutate()
+    storage.choose(storage.context)
+  }
+
   /// Gives this container a storage of its own before it changes, unless it already has one
   /// that nothing else references or has read from.
   private mutating func prepareToMutate() {

@@ -40,6 +40,9 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
     values.reportsLiveFallbacks = false
     update(&values)
     values.reportsLiveFallbacks = strict ?? strictAround
+    // Values the traits built with strict mode off (a key-path write reads first) would hide
+    // a live fallback from the test: it builds its own.
+    if values.reportsLiveFallbacks { values.rebuildValues() }
     try await withDependencies(values) {
       try await TestScopes.$isInsideTrait.withValue(true) {
         try await function()

@@ -16,23 +16,40 @@ public import TinyDependency
 /// ```
 ///
 /// Validation resolves each key in a fresh container in the test context with
-/// ``/TinyDependency/DependencyGraph/trace(_:context:configure:)``, so it builds test values
-/// (not live ones): a key whose test value falls back to its default is seen doing so, with the
-/// path that led there.
+/// ``/TinyDependency/DependencyGraph/trace(_:context:configure:)``, so it builds test values,
+/// never live ones: a resolution that reaches a key without a test value of its own (or,
+/// checking previews, without a preview value) records the key, with the path that led there,
+/// and stops before its `defaultValue` runs. What that resolution would have read afterwards is
+/// not traced; each listed key is traced on its own, so list every key, or use
+/// ``discoveredKeys()``.
+///
+/// The validator sees what goes through the container: reads with `@Dependency`,
+/// `DependencyValues.current` or a container's subscript, and the protocol's fallbacks from
+/// `testValue` and `previewValue` to `defaultValue`. It cannot see a key's own code calling live
+/// code directly: a `testValue` written as `"w(\(OtherKey.defaultValue))"` runs
+/// `OtherKey.defaultValue` as a plain static property, which reports no problem. Read other keys
+/// through the container (`DependencyValues.current[OtherKey.self]`) so they are checked.
 public enum DependencyValidator {
   /// Validates `keys` and returns the report.
   ///
   /// - Parameters:
   ///   - keys: The keys to check.
   ///   - previews: Also report keys without a `previewValue` of their own.
-  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves. It
+  ///     runs on the tracing thread while the caller waits, so a cycle or an unset input that a
+  ///     read in it meets is a finding, not a hang.
   /// - Returns: One finding per problem, and the traced graph.
   public static func validate(
     _ keys: [any DependencyKey.Type],
     previews: Bool = false,
-    configure: (inout DependencyValues) -> Void = { _ in }
+    configure: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyValidationReport {
-    let traced = DependencyGraph.traceDetails(keys, context: .test, configure: configure)
+    let traced = DependencyGraph.traceDetails(
+      keys,
+      context: .test,
+      stopsAtLiveFallbacks: true,
+      configure: configure
+    )
     let graph = traced.graph
     let listed = keys.compactMap { graph.node(for: $0) }
     var findings: [DependencyFinding] = []
@@ -100,7 +117,12 @@ public enum DependencyValidator {
       )
     }
     if previews {
-      let preview = DependencyGraph.traceDetails(keys, context: .preview, configure: configure)
+      let preview = DependencyGraph.traceDetails(
+        keys,
+        context: .preview,
+        stopsAtLiveFallbacks: true,
+        configure: configure
+      )
       let missing = Set(preview.fellBack.map(\.name))
       for key in keys {
         let name = preview.graph.node(for: key)?.name ?? "\(key)"
@@ -128,7 +150,9 @@ public enum DependencyValidator {
   /// - Parameters:
   ///   - keys: The keys to check.
   ///   - previews: Also report keys without a `previewValue` of their own.
-  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves. It
+  ///     runs on the tracing thread while the caller waits, so a cycle or an unset input that a
+  ///     read in it meets is a finding, not a hang.
   ///   - fileID: The file ID of the caller, where issues are recorded.
   ///   - filePath: The file path of the caller.
   ///   - line: The line of the caller.
@@ -138,7 +162,7 @@ public enum DependencyValidator {
   public static func check(
     _ keys: [any DependencyKey.Type],
     previews: Bool = false,
-    configure: (inout DependencyValues) -> Void = { _ in },
+    configure: @escaping (inout DependencyValues) -> Void = { _ in },
     fileID: String = #fileID,
     filePath: String = #filePath,
     line: Int = #line,
@@ -167,8 +191,10 @@ public enum DependencyValidator {
     var previous: [DependencyGraph.Node: DependencyGraph.Node] = [:]
     var queue = [start]
     var seen: Set<DependencyGraph.Node> = [start]
-    while !queue.isEmpty {
-      let node = queue.removeFirst()
+    var next = 0
+    while next < queue.count {
+      let node = queue[next]
+      next += 1
       if node == target {
         var path = [node]
         while let before = previous[path[0]] { path.insert(before, at: 0) }
@@ -197,13 +223,14 @@ public struct DependencyValidationReport: Sendable, CustomStringConvertible {
 
   /// A table a developer can act on: one row per finding.
   public var description: String {
+    let keys = keyCount == 1 ? "1 key" : "\(keyCount) keys"
     guard !findings.isEmpty else {
-      return "Dependency validation: \(keyCount) keys, no problems.\n"
+      return "Dependency validation: \(keys), no problems.\n"
     }
     let keyWidth = max(3, findings.map(\.key.count).max() ?? 0)
     let kindWidth = findings.map(\.kind.description.count).max() ?? 0
     var lines = [
-      "Dependency validation: \(keyCount) keys, \(findings.count) "
+      "Dependency validation: \(keys), \(findings.count) "
         + (findings.count == 1 ? "problem" : "problems"),
       "key".padded(keyWidth) + "  " + "problem".padded(kindWidth) + "  detail",
     ]

@@ -24,8 +24,14 @@ enum IssueRouter: _DependencyIssueRouting {
       Issue.record(Comment(rawValue: message), sourceLocation: location)
       return true
     }
-    if let testCase = XCTestScopes.current?.testCase {
-      testCase.recordDependencyFailure(message, filePath: filePath, line: line)
+    if let scope = XCTestScopes.current {
+      // A report made inside the library (strict mode) points at the test's call instead.
+      let inLibrary = fileID.hasPrefix("TinyDependency/")
+      scope.testCase.recordDependencyFailure(
+        message,
+        filePath: inLibrary ? scope.filePath : filePath,
+        line: inLibrary ? scope.line : line
+      )
       return true
     }
     return false

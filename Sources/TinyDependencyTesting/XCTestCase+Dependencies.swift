@@ -18,15 +18,22 @@ extension XCTestCase {
   /// }
   /// ```
   ///
+  /// Failures that strict mode records are recorded at the innermost call (in the test method,
+  /// or else in `invokeTest()`), since XCTest does not know where a test method is declared.
+  ///
   /// - Parameters:
   ///   - strict: Whether a key read without a `testValue` of its own fails the test.
   ///   - update: Sets the values the test runs with.
+  ///   - file: The file of the call, where strict mode's failures are recorded.
+  ///   - line: The line of the call.
   ///   - operation: The test's work.
   /// - Returns: What `operation` returns.
   /// - Throws: What `update` or `operation` throws.
   public func withTestDependencies<R>(
     strict: Bool = false,
     _ update: (inout DependencyValues) throws -> Void,
+    file: StaticString = #filePath,
+    line: UInt = #line,
     operation: () throws -> R
   ) rethrows -> R {
     // Nested calls (one in `invokeTest()`, one in a test) build on the outer call's container.
@@ -36,26 +43,35 @@ extension XCTestCase {
     values.reportsLiveFallbacks = false
     try update(&values)
     values.reportsLiveFallbacks = strict || strictAround
+    // Values `update` built with strict mode off would hide a live fallback from the test.
+    if values.reportsLiveFallbacks { values.rebuildValues() }
+    // The innermost call is the nearest to the test: in the test method rather than in
+    // `invokeTest()`.
+    let scope = XCTestScopes.Scope(testCase: self, filePath: "\(file)", line: Int(line))
     return try withDependencies(values) {
-      try XCTestScopes.$current.withValue(XCTestScopes.Scope(testCase: self)) {
+      try XCTestScopes.$current.withValue(scope) {
         try operation()
       }
     }
   }
 
   /// Runs `operation` with a fresh test container, routing TinyDependency's issues to this
-  /// test case as failures; see ``withTestDependencies(strict:_:operation:)``.
+  /// test case as failures; see ``withTestDependencies(strict:_:file:line:operation:)``.
   ///
   /// - Parameters:
   ///   - strict: Whether a key read without a `testValue` of its own fails the test.
+  ///   - file: The file of the call, where strict mode's failures are recorded.
+  ///   - line: The line of the call.
   ///   - operation: The test's work.
   /// - Returns: What `operation` returns.
   /// - Throws: What `operation` throws.
   public func withTestDependencies<R>(
     strict: Bool = false,
+    file: StaticString = #filePath,
+    line: UInt = #line,
     operation: () throws -> R
   ) rethrows -> R {
-    try withTestDependencies(strict: strict, { _ in }, operation: operation)
+    try withTestDependencies(strict: strict, { _ in }, file: file, line: line, operation: operation)
   }
 
   func recordDependencyFailure(_ message: String, filePath: String, line: Int) {
@@ -83,6 +99,10 @@ enum XCTestScopes {
   /// only used to record failures, which XCTest itself synchronizes.
   struct Scope: @unchecked Sendable {
     let testCase: XCTestCase
+    /// Where issues raised inside the library are recorded: the innermost
+    /// `withTestDependencies` call of the test.
+    let filePath: String
+    let line: Int
   }
 
   @TaskLocal static var current: Scope?

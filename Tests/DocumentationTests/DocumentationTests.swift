@@ -150,6 +150,9 @@ struct DocumentationTests {
 
   @Test func serverContainerNeedsEveryInput() {
     #expect(makeServerContainer(port: 8080, databaseURL: nil) == nil)
+    // What the example prints: short names (an array's own description qualifies them).
+    let missing = DependencyValues(context: .default).unsetInputs(among: [DatabaseURLKey.self])
+    #expect(missing.map { "\($0)" }.joined(separator: ", ") == "DatabaseURLKey")
     let values = makeServerContainer(port: 8080, databaseURL: "postgres://localhost/app")
     #expect(values?[ListenPortKey.self] == 8080)
     #expect(values?[DatabaseURLKey.self] == "postgres://localhost/app")

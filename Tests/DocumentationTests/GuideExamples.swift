@@ -219,7 +219,8 @@ func makeServerContainer(port: Int, databaseURL: String?) -> DependencyValues? {
   if let databaseURL { values[DatabaseURLKey.self] = databaseURL }
   let missing = values.unsetInputs(among: [ListenPortKey.self, DatabaseURLKey.self])
   guard missing.isEmpty else {
-    print("missing settings: \(missing)")  // "missing settings: [DatabaseURLKey]"
+    let names = missing.map { "\($0)" }.joined(separator: ", ")
+    print("missing settings: \(names)")  // "missing settings: DatabaseURLKey"
     return nil
   }
   return values

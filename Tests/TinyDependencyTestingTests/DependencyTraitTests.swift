@@ -89,8 +89,40 @@ struct StrictModeTests {
     #expect(DependencyValues.current[CompleteServiceKey.self] == "complete(test hello, test bye)")
   }
 
+  @Test(.strictDependencies, .dependency(\.leakyService, "overridden service"))
+  func aFallbackFirstBuiltByAKeyPathTraitIsAnIssueWhenTheTestReadsIt() {
+    // Writing through the key path read the service first, which built LiveOnlyKey's value.
+    withKnownIssue {
+      #expect(DependencyValues.current.liveOnly == "live only")
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("LiveOnlyKey has no testValue") }
+    }
+    #expect(DependencyValues.current.leakyService == "overridden service")
+  }
+
+  @Test(.dependency(\.leakyService, "overridden service"), .strictDependencies)
+  func aFallbackBuiltByAnOuterKeyPathTraitIsAnIssueToo() {
+    withKnownIssue {
+      #expect(DependencyValues.current.liveOnly == "live only")
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("LiveOnlyKey has no testValue") }
+    }
+  }
+
   @Test(.dependencies)
   func withoutStrictModeAFallbackIsQuiet() {
     #expect(DependencyValues.current[LiveOnlyKey.self] == "live only")
+  }
+}
+
+@Suite("Strict mode on a suite", .strictDependencies)
+struct StrictSuiteTests {
+  @Test(.dependency(\.leakyService, "overridden service"))
+  func aFallbackFirstBuiltByATestsKeyPathTraitIsAnIssue() {
+    withKnownIssue {
+      #expect(DependencyValues.current.liveOnly == "live only")
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("LiveOnlyKey has no testValue") }
+    }
   }
 }

@@ -82,6 +82,10 @@ extension DependencyValues {
     get { self[LiveOnlyKey.self] }
     set { self[LiveOnlyKey.self] = newValue }
   }
+  var leakyService: String {
+    get { self[LeakyServiceKey.self] }
+    set { self[LeakyServiceKey.self] = newValue }
+  }
   var counter: Counter {
     get { self[CounterKey.self] }
     set { self[CounterKey.self] = newValue }
@@ -94,4 +98,22 @@ extension DependencyValues {
     get { self[FarewellKey.self] }
     set { self[FarewellKey.self] = newValue }
   }
+}
+
+/// A value set on another thread and read after it signalled.
+///
+/// `@unchecked Sendable`: written before the writer signals, read after the reader's wait.
+final class Outcome<Value>: @unchecked Sendable {
+  var value: Value?
+}
+
+/// Runs `body` on another thread; returns whether it finished within `seconds`. A body that
+/// never finishes fails the test instead of hanging the run.
+func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+  let done = DispatchSemaphore(value: 0)
+  DispatchQueue.global().async {
+    body()
+    done.signal()
+  }
+  return done.wait(timeout: .now() + seconds) == .success
 }

@@ -21,10 +21,13 @@ final class XCTestDependenciesProbe: XCTestCase {
       ProcessInfo.processInfo.environment[Self.probeVariable] == "1",
       "run by XCTestIntegrationTests, which expects it to fail"
     )
-    withTestDependencies(strict: true) {
+    withTestDependencies(strict: true) {  // the failure is recorded on this line
       _ = DependencyValues.current[LiveOnlyKey.self]
     }
   }
+
+  /// The line of the `withTestDependencies` call above.
+  static let strictCallLine = 24
 }
 
 @Suite("XCTest integration")
@@ -48,5 +51,8 @@ struct XCTestIntegrationTests {
     #expect(process.terminationStatus != 0)
     #expect(text.contains("LiveOnlyKey has no testValue of its own"))
     #expect(text.contains("1 failure") || text.contains("with 1 failure"))
+    // At the test, not in the library's sources.
+    #expect(!text.contains("DependencyStorage.swift"))
+    #expect(text.contains("XCTestIntegrationTests.swift:\(XCTestDependenciesProbe.strictCallLine)"))
   }
 }

@@ -79,6 +79,72 @@ struct DependencyContextProbeTests {
     #expect(result.standardError.contains(#"TINY_DEPENDENCY_CONTEXT="te\xFFst""#))
   }
 
+  // MARK: - Test runner shape
+
+  /// The environment of a process that no test runner started.
+  static let untouched: [String: String?] = [
+    "TINY_DEPENDENCY_CONTEXT": nil,
+    "XCODE_RUNNING_FOR_PREVIEWS": nil,
+    "XCTestConfigurationFilePath": nil,
+    "XCTestBundlePath": nil,
+    "XCTestSessionIdentifier": nil,
+  ]
+
+  /// A copy of the probe named `name`, in a directory of its own.
+  static func probeCopy(named name: String) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("probe-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let copy = directory.appendingPathComponent(name)
+    try FileManager.default.copyItem(at: builtProduct("DependencyContextProbe"), to: copy)
+    return copy
+  }
+
+  @Test(arguments: [
+    ["search", "--pattern", "--testing-library"],
+    ["--testing-library", "swift-testing"],
+    ["--test-bundle-path", "/tmp/AppTests.xctest", "--testing-library", "swift-testing"],
+    ["-XCTest", "All", "/tmp/AppTests.xctest"],
+  ])
+  func aUsersArgumentsNeverSelectTest(arguments: [String]) throws {
+    let result = try run(
+      builtProduct("DependencyContextProbe"),
+      arguments: arguments,
+      environment: Self.untouched
+    )
+    #expect(result.standardOutput.contains("context: default\n"))
+    #expect(result.standardOutput.contains("ProbeKey resolved to: LiveGreeter\n"))
+  }
+
+  @Test(arguments: ["xctest", "swiftpm-testing-helper"])
+  func anExecutableNamedLikeARunnerIsNotOne(name: String) throws {
+    let copy = try Self.probeCopy(named: name)
+    defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+    let result = try run(copy, arguments: ["/tmp/AppTests.xctest"], environment: Self.untouched)
+    #expect(result.standardOutput.contains("context: default\n"))
+  }
+
+  @Test func aChildProcessOfATestGetsDefaultEvenWithXCTestVariables() throws {
+    // What a test that starts the app it tests passes on: this process's environment, and
+    // on Apple platforms the variables XCTest set for it.
+    var environment = Self.untouched
+    environment["XCTestConfigurationFilePath"] = "/tmp/x.xctestconfiguration"
+    environment["XCTestBundlePath"] = "/tmp/AppTests.xctest"
+    environment["XCTestSessionIdentifier"] = "5D3F4E2A"
+    let result = try run(builtProduct("DependencyContextProbe"), environment: environment)
+    #expect(result.standardOutput.contains("context: default\n"))
+  }
+
+  @Test func theTestBundleThatSwiftTestStartsSelectsTest() throws {
+    let copy = try Self.probeCopy(named: "AppPackageTests.xctest")
+    defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+    for arguments in [[], ["--testing-library", "swift-testing"]] {
+      let result = try run(copy, arguments: arguments, environment: Self.untouched)
+      #expect(result.standardOutput.contains("context: test\n"))
+      #expect(result.standardOutput.contains("chosen by: test runner\n"))
+    }
+  }
+
   @Test func previewFlagSelectsPreview() throws {
     let result = try run(
       builtProduct("DependencyContextProbe"),

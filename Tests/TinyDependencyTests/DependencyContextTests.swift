@@ -97,23 +97,74 @@ struct DependencyContextTests {
     #expect(Self.detect(["XCODE_RUNNING_FOR_PREVIEWS": "0"]).context == .default)
   }
 
-  @Test(arguments: [
-    ["/work/.build/debug/AppPackageTests.xctest"],
-    ["/work/.build/debug/AppPackageTests.xctest", "--testing-library", "swift-testing"],
-    ["/usr/bin/app", "--testing-library", "swift-testing"],
-    ["/Applications/Xcode.app/Contents/Developer/usr/bin/xctest", "Bundle.xctest"],
-    ["/usr/lib/swift/pm/swiftpm-testing-helper", "--test-bundle-path", "x"],
-    ["/tmp/AppTests.xctest/Contents/MacOS/AppTests"],
-  ])
-  func testRunnersSelectTest(arguments: [String]) {
-    #expect(
-      Self.detect(arguments: arguments) == ContextDetection(context: .test, source: .testRunner)
+  static func isRunner(
+    _ arguments: [String],
+    on platform: ContextDetection.RunnerPlatform,
+    variables: [String] = [],
+    loadsXCTest: Bool = false
+  ) -> Bool {
+    ContextDetection.isTestRunner(
+      environment: { variables.contains($0) ? Array("1".utf8) : nil },
+      arguments: arguments,
+      platform: platform,
+      loadsXCTest: { loadsXCTest }
     )
   }
 
-  @Test func xcodeTestVariablesSelectTest() {
-    let detection = Self.detect(["XCTestConfigurationFilePath": "/tmp/x.xctestconfiguration"])
-    #expect(detection.context == .test)
+  @Test(arguments: [
+    ["/work/.build/debug/AppPackageTests.xctest"],
+    ["/work/.build/debug/AppPackageTests.xctest", "--testing-library", "swift-testing"],
+    ["./AppPackageTests.xctest", "--filter", "CheckoutTests"],
+  ])
+  func theBundleThatSwiftTestStartsSelectsTest(arguments: [String]) {
+    #expect(
+      Self.detect(arguments: arguments) == ContextDetection(context: .test, source: .testRunner)
+    )
+    #expect(Self.isRunner(arguments, on: .apple))
+    #expect(Self.isRunner(arguments, on: .other))
+  }
+
+  @Test(arguments: [
+    ["/Applications/Xcode.app/Contents/Developer/usr/bin/xctest", "/b/AppTests.xctest"],
+    ["/Applications/Xcode.app/Contents/Developer/usr/bin/xctest", "-XCTest", "A/b", "/b/A.xctest"],
+    ["/Library/Developer/CommandLineTools/usr/bin/xctest", "/b/AppTests.xctest/"],
+    [
+      "/Applications/Xcode.app/Contents/Developer/usr/share/pm/swiftpm-testing-helper",
+      "--test-bundle-path", "/b/AppTests.xctest/Contents/MacOS/AppTests",
+      "--testing-library", "swift-testing",
+    ],
+    ["/tmp/AppTests.xctest/Contents/MacOS/AppTests"],
+  ])
+  func applesRunnersSelectTestOnlyOnApplePlatforms(arguments: [String]) {
+    #expect(Self.isRunner(arguments, on: .apple))
+    #expect(!Self.isRunner(arguments, on: .other))
+  }
+
+  @Test(arguments: [
+    ["/usr/bin/app", "--testing-library", "swift-testing"],
+    ["/usr/local/bin/FakeApp", "search", "--pattern", "--testing-library"],
+    ["/usr/bin/app", "--test-bundle-path", "/b/AppTests.xctest"],
+    ["/usr/local/bin/xctest", "/b/AppTests.xctest"],
+    ["/Applications/Xcode.app/Contents/Developer/usr/bin/xctest"],
+    ["/opt/tools/swiftpm-testing-helper", "--testing-library", "swift-testing"],
+    ["/usr/bin/app.xctest.backup"],
+  ])
+  func argumentsOrNamesThatOnlyLookLikeARunnerSelectDefault(arguments: [String]) {
+    #expect(!Self.isRunner(arguments, on: .apple))
+    #expect(!Self.isRunner(arguments, on: .other))
+    #expect(Self.detect(arguments: arguments).context == .default)
+  }
+
+  @Test func xcTestVariablesSelectTestOnlyInAProcessThatLoadedXCTest() {
+    let app = ["/private/var/containers/Bundle/Application/X/App.app/App"]
+    let variables = ["XCTestConfigurationFilePath"]
+    // An app hosting its tests: the variables, and XCTest loaded.
+    #expect(Self.isRunner(app, on: .apple, variables: variables, loadsXCTest: true))
+    // A process a test started: it inherited the variables, but runs no tests.
+    #expect(!Self.isRunner(app, on: .apple, variables: variables, loadsXCTest: false))
+    #expect(!Self.isRunner(app, on: .apple, variables: [], loadsXCTest: true))
+    #expect(!Self.isRunner(app, on: .other, variables: variables, loadsXCTest: true))
+    #expect(Self.detect(["XCTestConfigurationFilePath": "/tmp/x"]).context == .default)
   }
 
   @Test func anOrdinaryProcessSelectsDefault() {

@@ -155,6 +155,12 @@ final class BuildFrame: Sendable {
   func noteFallback(of keyType: any DependencyKey.Type, in context: DependencyContext) {
     guard context == self.context, ObjectIdentifier(keyType) == key else { return }
     state.withLock { if !$0.isFinished { $0.fellBack = true } }
+    // A validation records the fallback and stops here, before the live value is built. An
+    // input has no live value: its default stops as an unset input.
+    if let recorder, recorder.stopsAtLiveFallbacks, keyType.lifetime.kind != .input {
+      recordUnfinishedChain()
+      recorder.stop(liveFallback: keyType)
+    }
   }
 
   /// Ends the build and returns what it read.

@@ -6,10 +6,15 @@
 /// recorder notes the problem, wakes the tracer and parks that thread for good. The parked
 /// thread and the values it was building are never released: tracing is meant for test suites
 /// and checks that run once.
-///
 final class TraceRecorder: Sendable {
+  /// Whether a key's fallback to its live default is recorded and stops the resolution, so
+  /// that no live value is built (validation).
+  let stopsAtLiveFallbacks: Bool
+
   private struct State {
     var isDone = false
+    /// Set once the trace's `configure` returned; the stall timeout counts from there.
+    var isConfigured = false
     var cycles: [[KeyType]] = []
     var missingInputs: [KeyType] = []
     var builds: [(key: KeyType, reads: [KeyType])] = []
@@ -17,6 +22,10 @@ final class TraceRecorder: Sendable {
   }
 
   private let state = Locked(State())
+
+  init(stopsAtLiveFallbacks: Bool = false) {
+    self.stopsAtLiveFallbacks = stopsAtLiveFallbacks
+  }
 
   /// Records a finished build: what it read, and whether it used its default as a fallback.
   func recordBuild(
@@ -50,6 +59,12 @@ final class TraceRecorder: Sendable {
     stop { $0.cycles.append(keys.map(KeyType.init)) }
   }
 
+  /// Records that `key` was about to build its live default for want of a value for the
+  /// context, then parks the calling thread before it does.
+  func stop(liveFallback key: any DependencyKey.Type) -> Never {
+    stop { $0.fallbacks[ObjectIdentifier(key)] = KeyType(key) }
+  }
+
   /// Records an input read while unset, then parks the calling thread.
   func stop(missingInput key: any DependencyKey.Type) -> Never {
     stop { $0.missingInputs.append(KeyType(key)) }
@@ -64,17 +79,34 @@ final class TraceRecorder: Sendable {
     SystemInterface.park()
   }
 
+  /// Marks the trace's `configure` finished.
+  func finishConfiguring() {
+    state.withLock { $0.isConfigured = true }
+    state.broadcast()
+  }
+
   /// Marks the traced resolution finished.
   func finish() {
     state.withLock { $0.isDone = true }
     state.broadcast()
   }
 
-  /// Waits until the resolution finished or stopped, or `timeout` seconds went by; returns what
-  /// stopped it, and whether it is still running.
-  func waitUntilDone(timeout: Double) -> (
+  /// Waits until the resolution of `key` finished or stopped, or `timeout` seconds went by
+  /// after `configure` returned; returns what stopped it, and whether it is still running.
+  ///
+  /// `configure` itself is waited for without a limit (it is the caller's code, and the caller
+  /// must not go on while it runs), with a line on standard error every `timeout` seconds.
+  func waitUntilDone(timeout: Double, key: any DependencyKey.Type) -> (
     cycles: [[any DependencyKey.Type]], missingInputs: [any DependencyKey.Type], stalled: Bool
   ) {
+    var waitedForConfigure = 0.0
+    while !state.wait(while: { !$0.isDone && !$0.isConfigured }, timeout: timeout) {
+      waitedForConfigure += timeout
+      SystemInterface.writeToStandardError(
+        "TinyDependency: tracing \(_typeName(key, qualified: false)): `configure` has not "
+          + "returned after \(Int(waitedForConfigure)) s; still waiting for it."
+      )
+    }
     let finished = state.wait(while: { !$0.isDone }, timeout: timeout)
     return state.withLock { state in
       (state.cycles.map { $0.map(\.type) }, state.missingInputs.map(\.type), !finished)

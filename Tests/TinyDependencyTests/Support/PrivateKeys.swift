@@ -1,0 +1,9 @@
+import TinyDependency
+
+/// A private key named like one in DependencyGraphTests.swift: the two differ only by file.
+private enum SettingsKey: DependencyKey {
+  static let defaultValue = "settings of the support files"
+}
+
+/// The private `SettingsKey` of this file.
+var settingsKeyOfSupportFiles: any DependencyKey.Type { SettingsKey.self }
