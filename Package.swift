@@ -13,11 +13,11 @@ let package = Package(
   products: [
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
-    .executable(name: "DependencyContextProbe", targets: ["DependencyContextProbe"]),
-    .executable(name: "TinyDependencyExample", targets: ["TinyDependencyExample"]),
+    // The probe, the examples and the benchmark are executable targets, not products: `swift run`
+    // runs them here, and a package that depends on this one has no use for them.
   ],
   targets: [
-    .target(name: "TinyDependency"),
+    .target(name: "TinyDependency", exclude: ["Internal/README.md"]),
     .target(name: "TinyDependencyTesting", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),

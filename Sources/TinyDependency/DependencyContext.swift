@@ -1,7 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#endif
-
 /// The context that decides which of a key's values is used: default (live), test or preview.
 ///
 /// A container's context is chosen at run time, in this order:
@@ -184,8 +180,7 @@ package struct ContextDetection: Sendable, Equatable {
   /// Whether XCTest is loaded in this process: its `XCTestCase` class is registered.
   package static func isXCTestLoaded() -> Bool {
     #if canImport(Darwin)
-      // `RTLD_DEFAULT`: search every image loaded in the process.
-      dlsym(UnsafeMutableRawPointer(bitPattern: -2), "OBJC_CLASS_$_XCTestCase") != nil
+      SystemInterface.isSymbolLoaded("OBJC_CLASS_$_XCTestCase")
     #else
       false
     #endif

@@ -63,7 +63,7 @@ public struct DependencyValues: Sendable {
       // The fast path: an override, or a value already built here, with no build to record.
       let id = ObjectIdentifier(key)
       if frame == nil {
-        if let box = storage.overrides.unmanagedBox(for: id) ?? storage.builtBox(for: id) {
+        if let box = storage.lookup(id) {
           return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
         }
       }

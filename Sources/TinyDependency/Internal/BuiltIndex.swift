@@ -61,6 +61,11 @@
         UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
       )
       count += 1
+      #if TINY_DEPENDENCY_INTERNAL_CHECKS
+        let table = tables[tables.count - 1]
+        precondition(count * 2 <= table.capacity, "BuiltIndex: table over half full")
+        precondition(table.find(id) != nil, "BuiltIndex: an inserted key its lookup misses")
+      #endif
     }
   }
 

@@ -135,18 +135,29 @@ final class DependencyStorage: @unchecked Sendable {
   }
 
   func setOverride(_ box: AnyBox, for key: ObjectIdentifier) {
+    checkNotFrozen()
     overrides.set(key, box)
     changedKeys.insert(key)
     skipOverwrittenParents()
   }
 
   func setReportsLiveFallbacks(_ enabled: Bool) {
+    checkNotFrozen()
     reportsLiveFallbacks = enabled
   }
 
   func choose(_ newContext: DependencyContext) {
+    checkNotFrozen()
     context = newContext
     choosesContext = true
+  }
+
+  /// With `-DTINY_DEPENDENCY_INTERNAL_CHECKS`, stops on a change to a storage that other
+  /// threads may already see.
+  private func checkNotFrozen() {
+    #if TINY_DEPENDENCY_INTERNAL_CHECKS
+      precondition(isMutable, "DependencyStorage: changed after it was frozen")
+    #endif
   }
 
   /// Derives from the nearest ancestor that still tells something: a parent that nothing but
@@ -167,14 +178,6 @@ final class DependencyStorage: @unchecked Sendable {
   }
 
   // MARK: - Reading
-
-  /// The value already built here for `id`, if any: the fast path of every read.
-  ///
-  /// The box is unretained; it lives as long as this storage.
-  @usableFromInline
-  func builtBox(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
-    builtIndex.box(for: id)
-  }
 
   /// The values this storage holds, built here or shared from an ancestor.
   var builtValues: [BuiltValue] {

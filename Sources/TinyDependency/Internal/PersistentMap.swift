@@ -69,6 +69,19 @@ struct PersistentMap: Sendable {
       self = flattened()
     }
     top = PersistentMapLayer(key: key, box: value, next: top)
+    checkInvariants()
+  }
+
+  /// With `-DTINY_DEPENDENCY_INTERNAL_CHECKS`, stops when the map is malformed: too many
+  /// layers, a node whose bitmap and slots disagree, or a key its own lookup doesn't find.
+  func checkInvariants() {
+    #if TINY_DEPENDENCY_INTERNAL_CHECKS
+      precondition(layerCount <= Self.maximumLayers, "PersistentMap: \(layerCount) layers")
+      root?.checkInvariants()
+      for key in keys {
+        precondition(self[key] != nil, "PersistentMap: a key its lookup does not find")
+      }
+    #endif
   }
 
   /// The number of layers above the trie.
@@ -91,6 +104,7 @@ struct PersistentMap: Sendable {
     }
     var result = PersistentMap()
     result.root = node
+    result.checkInvariants()
     return result
   }
 
@@ -214,6 +228,15 @@ final class PersistentMapNode: Sendable {
       let (newChild, added) = child.inserting(key, value, hash: hash, shift: shift + 5)
       newSlots[index] = .node(newChild)
       return (PersistentMapNode(bitmap: bitmap, slots: newSlots), added)
+    }
+  }
+
+  /// Stops when the bitmap and the slots disagree, here or below.
+  func checkInvariants() {
+    precondition(bitmap.nonzeroBitCount == slots.count, "PersistentMapNode: bitmap and slots")
+    for case .node(let child) in slots {
+      precondition(!child.slots.isEmpty, "PersistentMapNode: an empty child")
+      child.checkInvariants()
     }
   }
 

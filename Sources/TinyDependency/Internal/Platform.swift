@@ -135,6 +135,16 @@ enum SystemInterface {
     }
   }
 
+  /// Whether an image loaded in this process defines `symbol`.
+  static func isSymbolLoaded(_ symbol: String) -> Bool {
+    // `RTLD_DEFAULT`: search every image loaded in the process.
+    #if canImport(Darwin)
+      dlsym(UnsafeMutableRawPointer(bitPattern: -2), symbol) != nil
+    #else
+      dlsym(nil, symbol) != nil
+    #endif
+  }
+
   /// Blocks the calling thread for good: for traced resolutions that cannot go on.
   static func park() -> Never {
     while true { sleep(3_600) }

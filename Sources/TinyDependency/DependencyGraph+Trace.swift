@@ -1,0 +1,159 @@
+// MARK: - Obtaining a graph
+
+extension DependencyValues {
+  /// The graph of every value this container has built so far (or shares with the scopes it
+  /// derives from), with the keys each build read.
+  public var graph: DependencyGraph {
+    DependencyGraph(
+      context: context,
+      builds: storage.builtValuesWithTheirReads.map { ($0.key, $0.reads) }
+    )
+  }
+}
+
+extension DependencyGraph {
+  /// Resolves each key in a fresh container and returns the graph of everything that built.
+  ///
+  /// Unlike a normal read, a cycle or an unset input does not stop the process: the resolution
+  /// that meets one stops there, the problem shows in ``cycles`` or ``missingInputs``, and
+  /// tracing goes on with the next key in a new container. A resolution still running after a
+  /// minute (blocked on a lock, say) is left behind, and tracing goes on without it. Each key
+  /// resolves on a thread of its own; a thread that met a problem stays parked, with what it
+  /// was building, for the rest of the process, so trace from tests and checks rather than
+  /// from a running app.
+  ///
+  /// `configure` runs on that thread as well, before the key resolves, while the caller waits:
+  /// a read in it that meets a cycle or an unset input is recorded like any other. The minute
+  /// counts from the end of `configure`; a `configure` that blocks is waited for, with a line
+  /// on standard error each minute naming the key.
+  ///
+  /// - Parameters:
+  ///   - keys: The keys to resolve.
+  ///   - context: The context to build values for.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves; it
+  ///     runs on the tracing thread, never at the same time as the caller.
+  /// - Returns: The union of the keys' graphs.
+  public static func trace(
+    _ keys: [any DependencyKey.Type],
+    context: DependencyContext = .test,
+    configure: @escaping (inout DependencyValues) -> Void = { _ in }
+  ) -> DependencyGraph {
+    traceDetails(keys, context: context, configure: configure).graph
+  }
+
+  /// What a trace found: the graph, and the keys whose value for the context was the
+  /// protocol's fallback to their default value.
+  package struct TraceDetails: Sendable {
+    package let graph: DependencyGraph
+    package let fellBack: [Node]
+    /// Keys whose resolution had not finished after ``traceTimeout`` seconds.
+    package let stalled: [Node]
+  }
+
+  /// How long a trace waits for one key's resolution before it reports it stalled and goes on.
+  package static let traceTimeout = 60.0
+
+  /// Traces like ``trace(_:context:configure:)`` and also reports the keys that fell back to
+  /// their default value (the live one, in the test context).
+  ///
+  /// With `stopsAtLiveFallbacks`, a resolution that reaches a key's fallback stops there, as at
+  /// an unset input, before the live value is built: the key is reported, the live code never
+  /// runs, and what the resolution would have read after it is not traced.
+  package static func traceDetails(
+    _ keys: [any DependencyKey.Type],
+    context: DependencyContext,
+    stopsAtLiveFallbacks: Bool = false,
+    configure: @escaping (inout DependencyValues) -> Void
+  ) -> TraceDetails {
+    var builds: [(key: KeyType, reads: [KeyType])] = []
+    var cyclePaths: [[KeyType]] = []
+    var missing: [KeyType] = []
+    var fellBack: [KeyType] = []
+    var stalled: [KeyType] = []
+    let configure = Configure(body: configure)
+    for key in keys {
+      let recorder = TraceRecorder(stopsAtLiveFallbacks: stopsAtLiveFallbacks)
+      let traced = KeyType(key)
+      // `configure` runs on the tracing thread too: a read there that meets a cycle or an
+      // unset input parks that thread, not the caller's.
+      SystemInterface.runOnNewThread {
+        var values = DependencyValues(
+          storage: DependencyStorage(context: context, recorder: recorder)
+        )
+        configure.body(&values)
+        recorder.finishConfiguring()
+        values.resolveForTrace(traced.type)
+        recorder.finish()
+      }
+      let stopped = recorder.waitUntilDone(timeout: traceTimeout, key: traced.type)
+      if stopped.stalled { stalled.append(traced) }
+      let recorded = recorder.recordedBuilds
+      builds += recorded.builds.map { (KeyType($0.key), $0.reads.map(KeyType.init)) }
+      // A value the container already had (an override) built nothing: still a node.
+      if !recorded.builds.contains(where: { ObjectIdentifier($0.key) == traced.id }) {
+        builds.append((traced, []))
+      }
+      fellBack += recorded.fallbacks.map(KeyType.init)
+      cyclePaths += stopped.cycles.map { $0.map(KeyType.init) }
+      missing += stopped.missingInputs.map(KeyType.init)
+    }
+    let graph = DependencyGraph(
+      context: context,
+      builds: builds,
+      cyclePaths: cyclePaths,
+      missingInputs: missing
+    )
+    let fellBackIDs = Set(fellBack.map(\.id))
+    let stalledIDs = Set(stalled.map(\.id))
+    return TraceDetails(
+      graph: graph,
+      fellBack: graph.nodes.filter { fellBackIDs.contains($0.key.id) },
+      stalled: graph.nodes.filter { stalledIDs.contains($0.key.id) }
+    )
+  }
+
+  /// The node of `key`, if the graph has it.
+  package func node(for key: any DependencyKey.Type) -> Node? {
+    nodes.first { $0.key.id == ObjectIdentifier(key) }
+  }
+}
+
+/// The `configure` closure of a trace, handed to the tracing thread.
+///
+/// `@unchecked Sendable`: the closure runs on the tracing thread while the caller waits for it
+/// (``TraceRecorder/waitUntilDone(timeout:key:)`` returns only once it returned or its thread
+/// stopped for good), so it never runs at the same time as the code that made it.
+private struct Configure: @unchecked Sendable {
+  let body: (inout DependencyValues) -> Void
+}
+
+extension DependencyValues {
+  /// Reads `key`, so that its value and everything it reads are built.
+  fileprivate func resolveForTrace(_ key: any DependencyKey.Type) {
+    func read<Key: DependencyKey>(_ key: Key.Type) { _ = self[key] }
+    read(key)
+  }
+}
+
+/// A type's name without the `(unknown context at $…)` parts that private and local types get:
+/// their address changes from run to run.
+func readableTypeName(_ type: Any.Type, qualified: Bool) -> String {
+  let name = _typeName(type, qualified: qualified)
+  let marker = Array("(unknown context at $".utf8)
+  let bytes = Array(name.utf8)
+  var kept: [UInt8] = []
+  var index = 0
+  while index < bytes.count {
+    guard bytes[index...].starts(with: marker) else {
+      kept.append(bytes[index])
+      index += 1
+      continue
+    }
+    // Skip the marker, the address and `)`, then the `.` that follows it.
+    index += marker.count
+    while index < bytes.count, bytes[index] != UInt8(ascii: ")") { index += 1 }
+    index += 1
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") { index += 1 }
+  }
+  return kept.count == bytes.count ? name : String(decoding: kept, as: UTF8.self)
+}
