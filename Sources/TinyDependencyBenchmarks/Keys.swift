@@ -79,3 +79,16 @@ enum Raw {
 func rawRead() -> Int {
   Raw.current.storage[ObjectIdentifier(BenchValueKey.self)] as! Int
 }
+
+// MARK: - Server-shaped loops
+
+/// A request handler built as a key's value: its wrapper captures the request's scope.
+///
+/// `@unchecked Sendable`: a property wrapper's backing storage is a `var`, never written.
+final class RequestHandler: @unchecked Sendable {
+  @Dependency(\.benchValue) var requestID
+}
+
+enum RequestHandlerKey: DependencyKey {
+  static var defaultValue: RequestHandler { RequestHandler() }
+}

@@ -351,6 +351,73 @@ scaling("threads.dependency.scoped") { n in
   }
 }
 
+// MARK: - Memory of server-shaped loops
+
+/// The current resident memory of the process, in bytes: from /proc on Linux, else the peak.
+func residentBytes() -> Int {
+  #if canImport(Glibc)
+    if let file = fopen("/proc/self/statm", "r") {
+      defer { fclose(file) }
+      var line = [CChar](repeating: 0, count: 128)
+      if fgets(&line, 128, file) != nil {
+        let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let pages = String(decoding: bytes, as: UTF8.self).split(separator: " ").compactMap {
+          Int($0)
+        }
+        if pages.count >= 2 { return pages[1] * Int(sysconf(Int32(_SC_PAGESIZE))) }
+      }
+    }
+  #endif
+  var usage = rusage()
+  #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss)
+  #else
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int(usage.ru_maxrss) * 1024
+  #endif
+}
+
+/// Runs `body` `count` times and records the time per round and the growth of resident memory.
+@MainActor
+func memoryCase(_ name: String, count: Int, _ body: (Int) -> Void) {
+  for index in 0..<(count / 20) { body(index) }
+  let before = residentBytes()
+  let start = now()
+  for index in 0..<count { body(index) }
+  let elapsed = now() - start
+  let growth = Double(residentBytes() - before) / 1_048_576
+  print(
+    "case=\(name) ns_per_op=\(format(Double(elapsed) / Double(count))) rss_growth_mib=\(format(growth))"
+  )
+  results.append(
+    Measurement(
+      name: name,
+      nanosecondsPerOperation: Double(elapsed) / Double(count),
+      baseline: nil,
+      ratio: nil,
+      note: "resident memory grew \(format(growth)) MiB over \(count) rounds"
+    )
+  )
+}
+
+let rounds = quick ? 100_000 : 1_000_000
+let server = DependencyValues(context: .default)
+var worker = server
+worker.otherValue = 1
+withDependencies(worker) {
+  memoryCase("memory.requestScopes", count: rounds) { index in
+    var request = server
+    request.benchValue = index
+    consume(request[RequestHandlerKey.self].requestID)
+  }
+}
+var reused = DependencyValues(context: .default)
+memoryCase("memory.containerReuse", count: rounds) { index in
+  reused.benchValue = index
+  consume(withDependencies(reused) { DependencyValues.current.benchValue })
+}
+
 // MARK: - Allocations
 
 print("")
