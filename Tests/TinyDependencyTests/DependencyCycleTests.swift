@@ -137,6 +137,24 @@ struct DependencyCycleTests {
     }
   }
 
+  @Test func slowBuildReadByManyThreadsIsWarnedOfOnceAndEveryReadGetsTheValue() async throws {
+    let result = try await #require(
+      processExitsWith: .success,
+      observing: [\.standardErrorContent]
+    ) {
+      let values = DependencyValues(context: .default)
+      let seen = onThreads(4) { _ in values[SixSecondKey.self] }
+      precondition(seen == Array(repeating: "slow", count: 4))
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    let warnings = message.split(
+      separator: "TinyDependency: warning",
+      omittingEmptySubsequences: false
+    )
+    #expect(warnings.count - 1 == 1)
+    #expect(message.contains("If the build is only slow, this read goes on waiting for it."))
+  }
+
   @Test func cycleThroughAStaticContainerStopsWithItsPath() async throws {
     let result = try await #require(
       processExitsWith: .failure,
@@ -386,5 +404,13 @@ enum StaticCycleKey: DependencyKey {
 enum BoundCycleKey: DependencyKey {
   static var defaultValue: Int {
     withDependencies(StaticContainer.values) { DependencyValues.current[BoundCycleKey.self] + 1 }
+  }
+}
+
+/// A build that takes longer than the wait warning's delay.
+enum SixSecondKey: DependencyKey {
+  static var defaultValue: String {
+    sleep(6)
+    return "slow"
   }
 }

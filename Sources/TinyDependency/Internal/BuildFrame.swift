@@ -37,6 +37,8 @@ final class BuildFrame: Sendable {
     /// How the value keeps this scope: through a `@Dependency` or an escaped scope made during
     /// the build, or held by a value it read.
     var hold = ScopeHold.none
+    /// Set once a read that waited long for this build warned of it.
+    var waitWarned = false
   }
 
   private let state = Locked(State())
@@ -179,6 +181,14 @@ final class BuildFrame: Sendable {
   }
 
   var isActive: Bool { state.withLock { !$0.isFinished } }
+
+  /// Whether this is the first long wait for this build: only that one warns.
+  func claimWaitWarning() -> Bool {
+    state.withLock { state in
+      defer { state.waitWarned = true }
+      return !state.waitWarned
+    }
+  }
 
   // MARK: - Paths
 

@@ -195,7 +195,9 @@ extension DependencyStorage {
       let waited = SystemInterface.monotonicSeconds() - started
       if !warned && waited >= Diagnostics.handOffWarningDelay && recorder == nil {
         warned = true
-        Diagnostics.warnOfLongWait(for: builder, reading: Key.self)
+        if builder.claimWaitWarning() {
+          Diagnostics.warnOfLongWait(for: builder, reading: Key.self)
+        }
       }
     }
   }
