@@ -50,98 +50,16 @@ public enum DependencyValidator {
       stopsAtLiveFallbacks: true,
       configure: configure
     )
-    let graph = traced.graph
-    let listed = keys.compactMap { graph.node(for: $0) }
-    var findings: [DependencyFinding] = []
-
-    let fellBack = Set(traced.fellBack)
-    for node in listed where fellBack.contains(node) {
-      findings.append(
-        DependencyFinding(
-          key: node.name,
-          kind: .missingTestValue,
-          path: [node.name],
-          message: "has no testValue of its own: tests get its live defaultValue. "
-            + "Declare `static var testValue` on \(node.name)."
-        )
-      )
-    }
-    for start in listed {
-      for target in traced.fellBack where target != start {
-        guard let path = Self.path(in: graph, from: start, to: target) else { continue }
-        let names = path.map(\.name)
-        findings.append(
-          DependencyFinding(
-            key: start.name,
-            kind: .liveValueInTests,
-            path: names,
-            message: "building its test value reaches \(target.name), which has no testValue: "
-              + names.joined(separator: " -> ")
-              + ". Declare a testValue on \(target.name), or override it for tests."
-          )
-        )
-      }
-    }
-    for cycle in graph.cycles {
-      let names = (cycle + [cycle[0]]).map(\.name)
-      findings.append(
-        DependencyFinding(
-          key: cycle[0].name,
-          kind: .cycle,
-          path: names,
-          message: "is part of a dependency cycle: " + names.joined(separator: " -> ")
-            + ". Read one of these lazily, or move what both need into a key of its own."
-        )
-      )
-    }
-    for input in graph.missingInputs {
-      findings.append(
-        DependencyFinding(
-          key: input.name,
-          kind: .unsetInput,
-          path: [input.name],
-          message: "is an input that nothing set: set it in `configure`, or declare a "
-            + "testValue on \(input.name)."
-        )
-      )
-    }
-    for node in traced.stalled {
-      findings.append(
-        DependencyFinding(
-          key: node.name,
-          kind: .stalled,
-          path: [node.name],
-          message: "did not finish resolving within \(Int(DependencyGraph.traceTimeout)) s: "
-            + "a build blocks on something (a lock, a semaphore) that waits for it."
-        )
-      )
-    }
+    var findings =
+      missingTestValues(keys, traced: traced) + liveValuesInTests(keys, traced: traced)
+      + cycles(in: traced.graph) + unsetInputs(in: traced.graph) + stalledKeys(traced)
     if previews {
-      let preview = DependencyGraph.traceDetails(
-        keys,
-        context: .preview,
-        stopsAtLiveFallbacks: true,
-        configure: configure
-      )
-      let missing = Set(preview.fellBack.map(\.name))
-      for key in keys {
-        let name = preview.graph.node(for: key)?.name ?? "\(key)"
-        if missing.contains(name) {
-          findings.append(
-            DependencyFinding(
-              key: name,
-              kind: .missingPreviewValue,
-              path: [name],
-              message: "has no previewValue of its own: previews get its live defaultValue."
-            )
-          )
-        }
-      }
+      findings += missingPreviewValues(keys, configure: configure)
     }
     return DependencyValidationReport(
       keyCount: keys.count,
       findings: findings.sorted(),
-      graph: graph
+      graph: traced.graph
     )
   }
 
@@ -180,32 +98,6 @@ public enum DependencyValidator {
       )
     }
     return report
-  }
-
-  /// A shortest path of edges from `start` to `target`.
-  static func path(
-    in graph: DependencyGraph,
-    from start: DependencyGraph.Node,
-    to target: DependencyGraph.Node
-  ) -> [DependencyGraph.Node]? {
-    var previous: [DependencyGraph.Node: DependencyGraph.Node] = [:]
-    var queue = [start]
-    var seen: Set<DependencyGraph.Node> = [start]
-    var next = 0
-    while next < queue.count {
-      let node = queue[next]
-      next += 1
-      if node == target {
-        var path = [node]
-        while let before = previous[path[0]] { path.insert(before, at: 0) }
-        return path
-      }
-      for next in graph.dependencies(of: node) where seen.insert(next).inserted {
-        previous[next] = node
-        queue.append(next)
-      }
-    }
-    return nil
   }
 }
 

@@ -1,0 +1,137 @@
+internal import TinyDependency
+
+/// One function per kind of finding of ``DependencyValidator/validate(_:previews:configure:)``.
+extension DependencyValidator {
+  /// Listed keys that fell back to their live default in the test context.
+  static func missingTestValues(
+    _ keys: [any DependencyKey.Type],
+    traced: DependencyGraph.TraceDetails
+  ) -> [DependencyFinding] {
+    let fellBack = Set(traced.fellBack)
+    return keys.compactMap { traced.graph.node(for: $0) }.filter(fellBack.contains).map { node in
+      DependencyFinding(
+        key: node.name,
+        kind: .missingTestValue,
+        path: [node.name],
+        message: "has no testValue of its own: tests get its live defaultValue. "
+          + "Declare `static var testValue` on \(node.name)."
+      )
+    }
+  }
+
+  /// Listed keys whose test value reaches another key's live default, with the path there.
+  static func liveValuesInTests(
+    _ keys: [any DependencyKey.Type],
+    traced: DependencyGraph.TraceDetails
+  ) -> [DependencyFinding] {
+    var findings: [DependencyFinding] = []
+    for start in keys.compactMap({ traced.graph.node(for: $0) }) {
+      for target in traced.fellBack where target != start {
+        guard let path = path(in: traced.graph, from: start, to: target) else { continue }
+        let names = path.map(\.name)
+        findings.append(
+          DependencyFinding(
+            key: start.name,
+            kind: .liveValueInTests,
+            path: names,
+            message: "building its test value reaches \(target.name), which has no testValue: "
+              + names.joined(separator: " -> ")
+              + ". Declare a testValue on \(target.name), or override it for tests."
+          )
+        )
+      }
+    }
+    return findings
+  }
+
+  /// Every cycle of the graph.
+  static func cycles(in graph: DependencyGraph) -> [DependencyFinding] {
+    graph.cycles.map { cycle in
+      let names = (cycle + [cycle[0]]).map(\.name)
+      return DependencyFinding(
+        key: cycle[0].name,
+        kind: .cycle,
+        path: names,
+        message: "is part of a dependency cycle: " + names.joined(separator: " -> ")
+          + ". Read one of these lazily, or move what both need into a key of its own."
+      )
+    }
+  }
+
+  /// Inputs read while nothing had set them.
+  static func unsetInputs(in graph: DependencyGraph) -> [DependencyFinding] {
+    graph.missingInputs.map { input in
+      DependencyFinding(
+        key: input.name,
+        kind: .unsetInput,
+        path: [input.name],
+        message: "is an input that nothing set: set it in `configure`, or declare a "
+          + "testValue on \(input.name)."
+      )
+    }
+  }
+
+  /// Keys whose resolution had not finished when the trace gave up on it.
+  static func stalledKeys(_ traced: DependencyGraph.TraceDetails) -> [DependencyFinding] {
+    traced.stalled.map { node in
+      DependencyFinding(
+        key: node.name,
+        kind: .stalled,
+        path: [node.name],
+        message: "did not finish resolving within \(Int(DependencyGraph.traceTimeout)) s: "
+          + "a build blocks on something (a lock, a semaphore) that waits for it."
+      )
+    }
+  }
+
+  /// Listed keys that fall back to their live default in the preview context; traced apart,
+  /// building no live value.
+  static func missingPreviewValues(
+    _ keys: [any DependencyKey.Type],
+    configure: @escaping (inout DependencyValues) -> Void
+  ) -> [DependencyFinding] {
+    let preview = DependencyGraph.traceDetails(
+      keys,
+      context: .preview,
+      stopsAtLiveFallbacks: true,
+      configure: configure
+    )
+    let missing = Set(preview.fellBack.map(\.name))
+    return keys.compactMap { key in
+      let name = preview.graph.node(for: key)?.name ?? "\(key)"
+      guard missing.contains(name) else { return nil }
+      return DependencyFinding(
+        key: name,
+        kind: .missingPreviewValue,
+        path: [name],
+        message: "has no previewValue of its own: previews get its live defaultValue."
+      )
+    }
+  }
+
+  /// A shortest path of edges from `start` to `target`.
+  static func path(
+    in graph: DependencyGraph,
+    from start: DependencyGraph.Node,
+    to target: DependencyGraph.Node
+  ) -> [DependencyGraph.Node]? {
+    var previous: [DependencyGraph.Node: DependencyGraph.Node] = [:]
+    var queue = [start]
+    var seen: Set<DependencyGraph.Node> = [start]
+    var next = 0
+    while next < queue.count {
+      let node = queue[next]
+      next += 1
+      if node == target {
+        var path = [node]
+        while let before = previous[path[0]] { path.insert(before, at: 0) }
+        return path
+      }
+      for next in graph.dependencies(of: node) where seen.insert(next).inserted {
+        previous[next] = node
+        queue.append(next)
+      }
+    }
+    return nil
+  }
+}
