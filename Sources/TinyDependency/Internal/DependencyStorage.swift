@@ -82,6 +82,8 @@ final class DependencyStorage: @unchecked Sendable {
     var mergedScopes: [UInt64: DependencyStorage] = [:]
     /// `overrides` with its layers moved into the trie, once a derived storage asked for it.
     var flattenedOverrides: PersistentMap?
+    /// Keys whose values were shut down here, and those values, kept for reads still in flight.
+    var retired: (ids: Set<ObjectIdentifier>, values: [BuiltValue]) = ([], [])
   }
 
   /// The boxes of `entries` that are built, for reads that take no lock. Inserts happen with
@@ -238,6 +240,7 @@ final class DependencyStorage: @unchecked Sendable {
     id: ObjectIdentifier,
     in values: DependencyValues
   ) -> Key.Value {
+    if Self.anyRetired.value, isRetired(id) { stopReadAfterShutdown(Key.self, context: context) }
     let inherited = inheritedValue(for: id)
     mutex.lock()
     isFrozen = true
@@ -481,6 +484,58 @@ final class DependencyStorage: @unchecked Sendable {
     }
     return result
   }
+
+  // MARK: - Hooks for async keys and shutdown
+
+  /// The value of `id` built here or shared from an ancestor, without building anything.
+  func existingBuiltValue(for id: ObjectIdentifier) -> BuiltValue? {
+    if let built = builtValue(for: id) { return built }
+    guard let inherited = inheritedValue(for: id) else { return nil }
+    adopt(id, inherited)
+    return inherited
+  }
+
+  /// Keeps a value that `prepare` built as this storage's built value of `id`; returns false,
+  /// storing nothing, when the storage already has or builds one.
+  func storePrepared(_ id: ObjectIdentifier, _ built: BuiltValue) -> Bool {
+    mutex.withLock {
+      guard entries[id] == nil else { return false }
+      isFrozen = true
+      entries[id] = .built(built)
+      builtIndex.insert(id, built.box)
+      guarded.pointee.retired.ids.remove(id)
+      return true
+    }
+  }
+
+  /// Forgets the values of `ids` after they were shut down: reads of them stop from now on.
+  func retire(_ ids: Set<ObjectIdentifier>) {
+    mutex.withLock {
+      for id in ids {
+        guard case .built(let built)? = entries[id] else { continue }
+        entries[id] = nil
+        builtIndex.remove(id)
+        guarded.pointee.retired.ids.insert(id)
+        guarded.pointee.retired.values.append(built)
+      }
+    }
+    Self.anyRetired.value = true
+  }
+
+  /// Whether `id`'s value was shut down here or in a storage this one derives from.
+  private func isRetired(_ id: ObjectIdentifier) -> Bool {
+    var node: DependencyStorage? = self
+    while let storage = node {
+      if storage.mutex.withLock({ storage.guarded.pointee.retired.ids.contains(id) }) {
+        return true
+      }
+      node = storage.parent
+    }
+    return false
+  }
+
+  /// Set once any storage retired a value, so reads skip the check until then.
+  private static let anyRetired = LockedFlag()
 
   /// The values this storage holds, built here or shared from an ancestor.
   var builtValues: [BuiltValue] {
