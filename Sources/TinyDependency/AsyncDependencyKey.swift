@@ -32,6 +32,9 @@
 /// ``makeTest()`` and ``makePreview()`` fall back to ``makeDefault()``, and the fallback is
 /// noted as it is for synchronous keys (the strict mode of TinyDependencyTesting reports it).
 public protocol AsyncDependencyKey: DependencyKey {
+  /// The type of the dependency's value, inferred from ``makeDefault()``.
+  associatedtype Value
+
   /// Makes the value used in the default (live) context: the real implementation.
   static func makeDefault() async throws -> Value
 

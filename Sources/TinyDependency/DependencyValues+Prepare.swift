@@ -46,7 +46,9 @@ extension DependencyValues {
         for key in keys {
           group.addTask { try await self.prepare(key, timeout: timeout) }
         }
-        try await group.waitForAll()
+        // Not `waitForAll()`, which waits for every task before it throws: the first failure
+        // leaves the group at once, which cancels the builds still running for this call.
+        while try await group.next() != nil {}
       }
     } catch {
       if Task.isCancelled { throw CancellationError() }
@@ -169,7 +171,7 @@ extension DependencyValues {
     if let loop = AwaitingBuilds.begin(waiter, awaiting: pending) {
       reportCycle(
         loop.dropLast().map(\.frame),
-        reentering: [waiter.key.type],
+        reentering: [loop[0].key.type],
         recorder: nil
       )
     }

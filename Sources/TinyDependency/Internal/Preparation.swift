@@ -125,6 +125,9 @@ final class PendingBuild: @unchecked Sendable {
   let frame: BuildFrame
   /// Seconds the build may take before it fails.
   let timeout: Double
+  /// Orders builds by when they were made, so a cycle is reported from the one made first.
+  let serial = PendingBuild.serials.next()
+  private static let serials = Counter()
 
   private let lock = Lock()
   private var result: Result<BuiltValue, PreparationError>?
@@ -246,7 +249,13 @@ enum AwaitingBuilds {
       var seen: Set<ObjectIdentifier> = []
       while let current = node, seen.insert(ObjectIdentifier(current)).inserted {
         path.append(current)
-        if current === waiter { return path }
+        if current === waiter {
+          // From the build made first, which is where the prepare that closed the loop began.
+          let loop = path.dropLast()
+          let first = loop.indices.min { loop[$0].serial < loop[$1].serial }!
+          let rotated = Array(loop[first...] + loop[..<first])
+          return rotated + [rotated[0]]
+        }
         node = current.awaiting
       }
       waiter.awaiting = target
@@ -271,6 +280,21 @@ enum AwaitingBuilds {
         node = current.awaiting
       }
       return nil
+    }
+  }
+}
+
+/// A counter shared by threads.
+///
+/// `@unchecked Sendable`: `count` is guarded by `lock`.
+final class Counter: @unchecked Sendable {
+  private let lock = Lock()
+  private var count: UInt64 = 0
+
+  func next() -> UInt64 {
+    lock.withLock {
+      count += 1
+      return count
     }
   }
 }
