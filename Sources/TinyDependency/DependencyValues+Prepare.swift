@@ -236,14 +236,15 @@ extension DependencyValues {
         return
       }
       // Timed out, abandoned or shut down meanwhile: the value is nobody's, so it is shut
-      // down here rather than leaked.
+      // down here rather than leaked, before the build settles (a container's shutdown waits
+      // for that, so this value goes before the values it read).
+      if let disposable = value as? any DependencyShutdown {
+        try? await disposable.shutdown()
+      }
       lifecycle.remove(pending)
       pending.settle(
         .failure(PreparationError(path: [pending.key.name], reason: open ? .cancelled : .shutDown))
       )
-      if let disposable = value as? any DependencyShutdown {
-        try? await disposable.shutdown()
-      }
     }
   }
 }

@@ -78,6 +78,18 @@ public enum DependencyValidator {
       )
     }
     for input in graph.missingInputs {
+      guard !input.isAsyncKey else {
+        findings.append(
+          DependencyFinding(
+            key: input.name,
+            kind: .unpreparedAsyncKey,
+            path: [input.name],
+            message: "is an async key, which validation reads without preparing: set its test "
+              + "value in `configure`, and prepare it in tests with `prepare([\(input.name).self])`."
+          )
+        )
+        continue
+      }
       findings.append(
         DependencyFinding(
           key: input.name,
@@ -229,6 +241,8 @@ public struct DependencyFinding: Sendable, Hashable, Comparable, CustomStringCon
     case cycle = "cycle"
     /// The key is an input that nothing set.
     case unsetInput = "unset input"
+    /// The key is an async key, which validation can't prepare.
+    case unpreparedAsyncKey = "unprepared async key"
     /// The key has no `previewValue` of its own.
     case missingPreviewValue = "missing previewValue"
     /// Resolving the key did not finish.

@@ -1,0 +1,43 @@
+import Dispatch
+import Testing
+import TinyDependency
+import TinyDependencyTesting
+
+@Suite("The validator lists async keys it can't prepare, without building them")
+struct AsyncKeyValidationTests {
+  @Test func anUnpreparedAsyncKeyIsAFindingOfItsOwnKind() throws {
+    let report = DependencyValidator.validate([ValidatedPoolKey.self])
+    let finding = try #require(report.findings.first)
+    #expect(report.findings.count == 1)
+    #expect(finding.key == "ValidatedPoolKey")
+    #expect(finding.kind == .unpreparedAsyncKey)
+    #expect(finding.message.contains("prepare([ValidatedPoolKey.self])"))
+    #expect(ValidatedPoolKey.builds.withLock { $0 } == 0)
+  }
+
+  @Test func anAsyncKeySetInConfigurePasses() {
+    let report = DependencyValidator.validate([ValidatedPoolKey.self]) {
+      $0[ValidatedPoolKey.self] = "set"
+    }
+    #expect(report.isComplete, "\(report)")
+  }
+}
+
+enum ValidatedPoolKey: AsyncDependencyKey {
+  static let builds = ValidationCounter()
+
+  static func makeDefault() async throws -> String {
+    builds.withLock { $0 += 1 }
+    return "pool"
+  }
+}
+
+/// A counter behind a serial queue.
+///
+/// `@unchecked Sendable`: `count` is only touched on `queue`.
+final class ValidationCounter: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "ValidationCounter")
+  private var count = 0
+
+  func withLock<R>(_ body: (inout Int) -> R) -> R { queue.sync { body(&count) } }
+}
