@@ -131,39 +131,47 @@ extension DependencyValues {
     }
     let lifecycle = Lifecycle.of(storage)
     let storage = self.storage
-    let found: Lifecycle.Found
-    do {
-      found = try lifecycle.build(
-        for: id,
-        existing: { storage.existingBuiltValue(for: id) },
-        start: {
-          PendingBuild(
-            key: KeyType(Key.self),
-            frame: BuildFrame(
-              keyType: Key.self,
-              context: storage.context,
-              parent: nil,
-              recorder: storage.recorder
-            ),
-            timeout: timeout
-          )
+    while true {
+      let found: Lifecycle.Found
+      do {
+        found = try lifecycle.build(
+          for: id,
+          existing: { storage.existingBuiltValue(for: id) },
+          start: {
+            PendingBuild(
+              key: KeyType(Key.self),
+              frame: BuildFrame(
+                keyType: Key.self,
+                context: storage.context,
+                parent: nil,
+                recorder: storage.recorder
+              ),
+              timeout: timeout
+            )
+          }
+        )
+      } catch {
+        throw PreparationError(path: [Key.debugName], reason: .shutDown)
+      }
+      switch found {
+      case .built(let built):
+        frame?.record(Key.self, inputs: built.inputs)
+        return built.box.unbox(as: Key.Value.self)
+      case .pending(let pending, let isNew):
+        if isNew {
+          startBuild(pending, in: lifecycle)
+        } else if pending.isAbandoned {
+          // Everyone who wanted it gave up: let it end, then look again.
+          _ = try? await pending.value()
+          try Task.checkCancellation()
+          continue
         }
-      )
-    } catch {
-      throw PreparationError(path: [Key.debugName], reason: .shutDown)
+        let built = try await awaitBuild(pending)
+        frame?.record(Key.self, inputs: built.inputs)
+        return built.box.unbox(as: Key.Value.self)
+      }
     }
-    let built: BuiltValue
-    switch found {
-    case .built(let existing):
-      built = existing
-    case .pending(let pending, let isNew):
-      if isNew { startBuild(pending, in: lifecycle) }
-      built = try await awaitBuild(pending)
-    }
-    frame?.record(Key.self, inputs: built.inputs)
-    return built.box.unbox(as: Key.Value.self)
   }
-
   /// Waits for `pending`, first checking that the build this task runs (if any) is not
   /// awaited by it, directly or through other builds: that wait could never end.
   private func awaitBuild(_ pending: PendingBuild) async throws -> BuiltValue {

@@ -136,8 +136,9 @@ final class PendingBuild: @unchecked Sendable {
   private var nextWaiter: UInt64 = 0
   private var task: Task<Void, Never>?
   private var watchdog: Task<Void, Never>?
-  /// Called when the build is given up before it finished (cancelled by all, or timed out).
+  /// Called when the build is given up before it finished (timed out).
   private var onAbandon: (@Sendable () -> Void)?
+  private var abandoned = false
 
   /// The build whose value this one's builder awaits right now, if any; for finding cycles.
   var awaiting: PendingBuild?
@@ -169,6 +170,10 @@ final class PendingBuild: @unchecked Sendable {
 
   /// Whether the build has an outcome, so a late value must be disposed of by its builder.
   var isSettled: Bool { lock.withLock { result != nil } }
+
+  /// Whether every task that awaited the build was cancelled, so its builder was too: a new
+  /// caller waits for it to end, then builds again if it has to.
+  var isAbandoned: Bool { lock.withLock { abandoned } }
 
   /// Ends the build with `outcome` and wakes its waiters; returns false if it had already ended
   /// (it timed out or was abandoned), in which case nothing changes.
@@ -203,7 +208,7 @@ final class PendingBuild: @unchecked Sendable {
   }
 
   /// Waits for the build's value. If the waiting task is cancelled, it stops waiting with a
-  /// `CancellationError`, and the build is cancelled when nobody waits for it any more.
+  /// `CancellationError`, and the builder is cancelled when nobody waits for it any more.
   func value() async throws -> BuiltValue {
     let id = lock.withLock {
       nextWaiter += 1
@@ -227,10 +232,13 @@ final class PendingBuild: @unchecked Sendable {
           cancelledWaiters.insert(id)
           return (nil, false)
         }
+        if waiters.isEmpty { self.abandoned = true }
         return (waiter, waiters.isEmpty)
       }
       waiter?.resume(throwing: CancellationError())
-      if abandoned { giveUp(.cancelled) }
+      // The builder ends as it can; its outcome settles the build (a value it still makes is
+      // kept, since the container can shut it down), so a shutdown waiting for it sees it.
+      if abandoned { cancel() }
     }
   }
 }
