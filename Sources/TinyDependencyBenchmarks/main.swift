@@ -235,6 +235,84 @@ let rawInserts = median(iterations: tenThousand.count, repetitions: 5) { n in
 record("baseline.dictionary.insert", rawInserts)
 record("firstRead.10000keys", firstReads, baseline: "baseline.dictionary.insert")
 
+// MARK: - Async keys
+
+// Reads of a prepared async key are reads of a built value: the same path as `dependency.root`.
+do {
+  try await DependencyValues.current.prepare([PreparedValueKey.self])
+} catch {
+  fatalError("prepare failed: \(error)")
+}
+let preparedModel = PreparedModel()
+_ = preparedModel.value
+record(
+  "dependency.prepared",
+  median(iterations: reads) { n in
+    for _ in 0..<n { consume(preparedModel.value) }
+  },
+  baseline: "dependency.root"
+)
+
+// A request scope with its own request number, reading five values built or prepared before.
+func requestLoop(
+  _ root: DependencyValues,
+  _ readFive: @escaping (DependencyValues) -> Int
+) -> Double {
+  withDependencies(root) {
+    median(iterations: reads / 20) { n in
+      for index in 0..<n {
+        withDependencies {
+          $0[RequestNumberKey.self] = index
+        } operation: {
+          consume(readFive(DependencyValues.current))
+        }
+      }
+    }
+  }
+}
+
+let syncRoot = DependencyValues(context: .default)
+func readSyncFive(_ values: DependencyValues) -> Int {
+  values[SyncServiceKey<T1>.self] + values[SyncServiceKey<T2>.self]
+    + values[SyncServiceKey<T3>.self] + values[SyncServiceKey<T4>.self]
+    + values[SyncServiceKey<T5>.self]
+}
+_ = readSyncFive(syncRoot)
+record("request.syncKeys", requestLoop(syncRoot, readSyncFive))
+
+let asyncRoot = DependencyValues(context: .default)
+do {
+  try await asyncRoot.prepare([
+    AsyncServiceKey<T1>.self, AsyncServiceKey<T2>.self, AsyncServiceKey<T3>.self,
+    AsyncServiceKey<T4>.self, AsyncServiceKey<T5>.self,
+  ])
+} catch {
+  fatalError("prepare failed: \(error)")
+}
+func readAsyncFive(_ values: DependencyValues) -> Int {
+  values[AsyncServiceKey<T1>.self] + values[AsyncServiceKey<T2>.self]
+    + values[AsyncServiceKey<T3>.self] + values[AsyncServiceKey<T4>.self]
+    + values[AsyncServiceKey<T5>.self]
+}
+record(
+  "request.asyncKeys",
+  requestLoop(asyncRoot, readAsyncFive),
+  baseline: "request.syncKeys"
+)
+
+// Preparing 10 independent chains of 100 keys, each build sleeping 1 ms, against one chain.
+let chainRepetitions = quick ? 3 : 5
+record(
+  "prepare.criticalPath",
+  await preparationTime(chains[0], repetitions: chainRepetitions)
+)
+record(
+  "prepare.chains",
+  await preparationTime(chains.flatMap { $0 }, repetitions: chainRepetitions),
+  baseline: "prepare.criticalPath",
+  note: "1,000 keys in 10 chains of 100, 1 ms per build"
+)
+
 // MARK: - Two threads
 
 @MainActor
