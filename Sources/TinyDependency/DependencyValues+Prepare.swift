@@ -1,5 +1,5 @@
 extension DependencyValues {
-  /// How long one build of an async key, including the builds it awaits, may take by default.
+  /// How many seconds ``prepare(_:timeout:)`` waits for its builds by default.
   public static let defaultPreparationTimeout = 30.0
 
   /// Builds the values of async keys, and of the async keys they await, in this container.
@@ -28,8 +28,10 @@ extension DependencyValues {
   ///
   /// - Parameters:
   ///   - keys: The async keys to prepare.
-  ///   - timeout: How many seconds each build (including the builds it awaits) may take before
-  ///     it is cancelled and fails with ``PreparationError/Reason/timedOut(seconds:)``.
+  ///   - timeout: How many seconds this call waits. When they pass, the build that keeps it
+  ///     waiting (the one at the end of the chain of builds awaiting each other) is cancelled
+  ///     and fails with ``PreparationError/Reason/timedOut(seconds:)``; a value it still makes
+  ///     later is shut down, not kept.
   /// - Throws: A ``PreparationError`` with the path to the key that failed, after cancelling
   ///   the builds still running for this call; a `CancellationError` when the calling task was
   ///   cancelled. A failure is not kept: preparing again builds again.
@@ -41,18 +43,76 @@ extension DependencyValues {
   }
 
   func prepare(_ keys: [KeyType], timeout: Double) async throws {
-    do {
+    if PendingBuild.current != nil {
+      // In a builder: each key through `prepared`, which looks for cycles. The prepare that
+      // started this build keeps the deadline.
       try await withThrowingTaskGroup(of: Void.self) { group in
         for key in keys {
-          group.addTask { try await self.prepare(key, timeout: timeout) }
+          group.addTask { _ = try await self.preparedInBuilder(key) }
         }
         // Not `waitForAll()`, which waits for every task before it throws: the first failure
-        // leaves the group at once, which cancels the builds still running for this call.
+        // leaves the group at once, which cancels the others.
         while try await group.next() != nil {}
       }
+      return
+    }
+    let lifecycle = Lifecycle.of(storage)
+    var pending: [PendingBuild] = []
+    var stale: [PendingBuild] = []
+    var again: [KeyType] = []
+    var seen: Set<ObjectIdentifier> = []
+    for key in keys where seen.insert(key.id).inserted && storage.overrides[key.id] == nil {
+      guard case .pending(let build, let isNew) = try find(key, in: lifecycle) else { continue }
+      if isNew {
+        startBuild(build, in: lifecycle)
+      } else if build.isAbandoned {
+        stale.append(build)
+        again.append(key)
+        continue
+      }
+      pending.append(build)
+    }
+    let waited = pending + stale
+    guard !waited.isEmpty else { return }
+    try await withWatchdog(
+      seconds: timeout,
+      onTimeout: {
+        for build in waited {
+          AwaitingBuilds.deepest(from: build).giveUp(.timedOut(seconds: timeout))
+        }
+      }
+    ) {
+      try await BuildJoin().wait(for: pending)
+      // Builds that everyone else gave up on: let them end, then prepare their keys again.
+      for build in stale { _ = try? await build.value() }
+    }
+    if !again.isEmpty {
+      try Task.checkCancellation()
+      try await prepare(again, timeout: timeout)
+    }
+  }
+
+  /// The value of `key` here, or its build in flight (joined or started).
+  private func find(_ key: KeyType, in lifecycle: Lifecycle) throws -> Lifecycle.Found {
+    let storage = self.storage
+    do {
+      return try lifecycle.build(
+        for: key.id,
+        existing: { storage.existingBuiltValue(for: key.id) },
+        start: {
+          PendingBuild(
+            key: key,
+            frame: BuildFrame(
+              keyType: key.type,
+              context: storage.context,
+              parent: nil,
+              recorder: storage.recorder
+            )
+          )
+        }
+      )
     } catch {
-      if Task.isCancelled { throw CancellationError() }
-      throw error
+      throw PreparationError(path: [key.name], reason: .shutDown)
     }
   }
 
@@ -76,10 +136,16 @@ extension DependencyValues {
   /// - Throws: A ``PreparationError`` when its build fails; a `CancellationError` when the
   ///   calling task is cancelled while it waits.
   public func prepared<Key: AsyncDependencyKey>(_ key: Key.Type) async throws -> Key.Value {
-    try await prepared(
-      key,
-      timeout: PendingBuild.current?.timeout ?? Self.defaultPreparationTimeout
-    )
+    let id = ObjectIdentifier(key)
+    if PendingBuild.current != nil {
+      return try await preparedInBuilder(KeyType(key)).box.unbox(as: Key.Value.self)
+    }
+    if let box = storage.overrides[id] { return box.unbox(as: Key.Value.self) }
+    try await prepare([KeyType(key)], timeout: Self.defaultPreparationTimeout)
+    if let box = storage.overrides[id] ?? storage.existingBuiltValue(for: id)?.box {
+      return box.unbox(as: Key.Value.self)
+    }
+    throw PreparationError(path: [Key.debugName], reason: .shutDown)
   }
 
   /// The async keys among `keys` that have no value in this container: neither set on it nor
@@ -104,59 +170,19 @@ extension DependencyValues {
 
   // MARK: - Building
 
-  private func prepare(_ key: KeyType, timeout: Double) async throws {
-    let asyncKey = key.type as! any AsyncDependencyKey.Type
-    try await prepareOpened(asyncKey, timeout: timeout)
-  }
-
-  private func prepareOpened<Key: AsyncDependencyKey>(
-    _ key: Key.Type,
-    timeout: Double
-  ) async throws {
-    _ = try await prepared(key, timeout: timeout)
-  }
-
-  func prepared<Key: AsyncDependencyKey>(
-    _ key: Key.Type,
-    timeout: Double
-  ) async throws -> Key.Value {
-    let id = ObjectIdentifier(key)
-    if let box = storage.overrides[id] {
-      frame?.record(Key.self, inputs: [])
-      return box.unbox(as: Key.Value.self)
-    }
-    if let built = storage.existingBuiltValue(for: id) {
-      frame?.record(Key.self, inputs: built.inputs)
-      return built.box.unbox(as: Key.Value.self)
+  /// The value of `key` for the builder running in this task, which the read becomes an edge
+  /// of; the build is awaited after checking that it does not await the builder back.
+  private func preparedInBuilder(_ key: KeyType) async throws -> BuiltValue {
+    if let box = storage.overrides[key.id] {
+      frame?.record(key.type, inputs: [])
+      return BuiltValue(box: box, inputs: [], key: key, reads: [])
     }
     let lifecycle = Lifecycle.of(storage)
-    let storage = self.storage
     while true {
-      let found: Lifecycle.Found
-      do {
-        found = try lifecycle.build(
-          for: id,
-          existing: { storage.existingBuiltValue(for: id) },
-          start: {
-            PendingBuild(
-              key: KeyType(Key.self),
-              frame: BuildFrame(
-                keyType: Key.self,
-                context: storage.context,
-                parent: nil,
-                recorder: storage.recorder
-              ),
-              timeout: timeout
-            )
-          }
-        )
-      } catch {
-        throw PreparationError(path: [Key.debugName], reason: .shutDown)
-      }
-      switch found {
-      case .built(let built):
-        frame?.record(Key.self, inputs: built.inputs)
-        return built.box.unbox(as: Key.Value.self)
+      let built: BuiltValue
+      switch try find(key, in: lifecycle) {
+      case .built(let existing):
+        built = existing
       case .pending(let pending, let isNew):
         if isNew {
           startBuild(pending, in: lifecycle)
@@ -166,14 +192,15 @@ extension DependencyValues {
           try Task.checkCancellation()
           continue
         }
-        let built = try await awaitBuild(pending)
-        frame?.record(Key.self, inputs: built.inputs)
-        return built.box.unbox(as: Key.Value.self)
+        built = try await awaitBuild(pending)
       }
+      frame?.record(key.type, inputs: built.inputs)
+      return built
     }
   }
-  /// Waits for `pending`, first checking that the build this task runs (if any) is not
-  /// awaited by it, directly or through other builds: that wait could never end.
+
+  /// Waits for `pending`, first checking that the build this task runs is not awaited by it,
+  /// directly or through other builds: that wait could never end.
   private func awaitBuild(_ pending: PendingBuild) async throws -> BuiltValue {
     guard let waiter = PendingBuild.current else { return try await pending.value() }
     if let loop = AwaitingBuilds.begin(waiter, awaiting: pending) {
@@ -192,7 +219,7 @@ extension DependencyValues {
     var scoped = self
     scoped.frame = pending.frame
     let bound = scoped
-    pending.start(onAbandon: { lifecycle.remove(pending) }) {
+    pending.start(onGiveUp: { lifecycle.remove(pending) }) {
       let key = pending.key.type as! any AsyncDependencyKey.Type
       await Self.runBuild(
         of: key,

@@ -16,7 +16,8 @@ extension DependencyValues {
   /// What is shut down: the values built or prepared in this container, not values set on it
   /// (an override belongs to whoever made it) nor values it shares with the container it was
   /// derived from (that container's own shutdown handles them). Builds still running in this
-  /// container are cancelled first and awaited (up to their timeout); a value one of them
+  /// container are cancelled first and awaited (for up to
+  /// ``DependencyValues/defaultPreparationTimeout`` seconds); a value one of them
   /// makes anyway is shut down too, and no prepare starts here any more. A second call, or a
   /// concurrent one, waits for the first and returns its outcome.
   ///
@@ -32,7 +33,13 @@ extension DependencyValues {
     let task = Lifecycle.of(storage).shutdownTask { builds in
       Task {
         for build in builds { build.cancel() }
-        for build in builds { _ = try? await build.value() }
+        // A builder that ignores its cancellation is given up at the deadline.
+        await withWatchdog(
+          seconds: DependencyValues.defaultPreparationTimeout,
+          onTimeout: { for build in builds { build.giveUp(.shutDown) } }
+        ) {
+          for build in builds { _ = try? await build.value() }
+        }
         let report = await Shutdown.run(storage.ownBuiltValues)
         storage.retire(report.retired)
         if !report.failures.isEmpty { throw ShutdownError(report: report) }

@@ -134,6 +134,22 @@ record(
   baseline: "taskLocal.raw.unbound"
 )
 
+// Reads of a prepared async key are reads of a built value: the same path as `dependency.root`.
+do {
+  try await DependencyValues.current.prepare([PreparedValueKey.self])
+} catch {
+  fatalError("prepare failed: \(error)")
+}
+let preparedModel = PreparedModel()
+_ = preparedModel.value
+record(
+  "dependency.prepared",
+  median(iterations: reads) { n in
+    for _ in 0..<n { consume(preparedModel.value) }
+  },
+  baseline: "dependency.root"
+)
+
 _ = DependencyValues.current.benchValue
 record(
   "current.subscript",
@@ -236,22 +252,6 @@ record("baseline.dictionary.insert", rawInserts)
 record("firstRead.10000keys", firstReads, baseline: "baseline.dictionary.insert")
 
 // MARK: - Async keys
-
-// Reads of a prepared async key are reads of a built value: the same path as `dependency.root`.
-do {
-  try await DependencyValues.current.prepare([PreparedValueKey.self])
-} catch {
-  fatalError("prepare failed: \(error)")
-}
-let preparedModel = PreparedModel()
-_ = preparedModel.value
-record(
-  "dependency.prepared",
-  median(iterations: reads) { n in
-    for _ in 0..<n { consume(preparedModel.value) }
-  },
-  baseline: "dependency.root"
-)
 
 // A request scope with its own request number, reading five values built or prepared before.
 func requestLoop(

@@ -113,31 +113,31 @@ final class Lifecycle: @unchecked Sendable {
 /// Thrown by `Lifecycle.build(for:existing:start:)` when the container is shutting down.
 struct ShutDownFailure: Error {}
 
-/// One build of an async key's value in one container, awaited by everyone who needs it.
+/// One build of an async key's value in one container, observed by everyone who needs it.
 ///
-/// The build runs in a task of its own, so that concurrent prepares of the same key share it:
-/// it is cancelled when every task awaiting it was, and it fails when its deadline passes.
+/// The build runs in a task of its own, so that concurrent prepares of the same key share it;
+/// its builder is cancelled when everyone observing it stopped. Observers are callbacks run when
+/// the build settles, so a prepare of many keys waits for all of them in one task, and a
+/// build's deadline is the watchdog of the prepare that waits for it.
 ///
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`; `awaiting` by
 /// ``AwaitingBuilds``.
 final class PendingBuild: @unchecked Sendable {
+  typealias Observer = @Sendable (Result<BuiltValue, any Error>) -> Void
+
   let key: KeyType
   let frame: BuildFrame
-  /// Seconds the build may take before it fails.
-  let timeout: Double
   /// Orders builds by when they were made, so a cycle is reported from the one made first.
   let serial = PendingBuild.serials.next()
   private static let serials = Counter()
 
   private let lock = Lock()
   private var result: Result<BuiltValue, PreparationError>?
-  private var waiters: [UInt64: CheckedContinuation<BuiltValue, any Error>] = [:]
-  private var cancelledWaiters: Set<UInt64> = []
-  private var nextWaiter: UInt64 = 0
+  private var observers: [UInt64: Observer] = [:]
+  private var nextObserver: UInt64 = 0
   private var task: Task<Void, Never>?
-  private var watchdog: Task<Void, Never>?
-  /// Called when the build is given up before it finished (timed out).
-  private var onAbandon: (@Sendable () -> Void)?
+  /// Called when the build is given up before its builder finished.
+  private var onGiveUp: (@Sendable () -> Void)?
   private var abandoned = false
 
   /// The build whose value this one's builder awaits right now, if any; for finding cycles.
@@ -146,101 +146,143 @@ final class PendingBuild: @unchecked Sendable {
   /// The build whose builder runs in the current task, if any.
   @TaskLocal static var current: PendingBuild?
 
-  init(key: KeyType, frame: BuildFrame, timeout: Double) {
+  init(key: KeyType, frame: BuildFrame) {
     self.key = key
     self.frame = frame
-    self.timeout = timeout
   }
 
-  /// Starts `body` in a task of its own, and a watchdog that fails the build after `timeout`.
-  func start(
-    onAbandon: @escaping @Sendable () -> Void,
-    _ body: @escaping @Sendable () async -> Void
-  ) {
-    let nanoseconds = UInt64(max(0, min(timeout, 1e9)) * 1e9)
+  /// Starts `body` in a task of its own.
+  func start(onGiveUp: @escaping @Sendable () -> Void, _ body: @escaping @Sendable () async -> Void) {
     lock.withLock {
-      self.onAbandon = onAbandon
+      self.onGiveUp = onGiveUp
       task = Task { await PendingBuild.$current.withValue(self) { await body() } }
-      watchdog = Task { [weak self] in
-        do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
-        self?.giveUp(.timedOut(seconds: self?.timeout ?? 0))
-      }
     }
   }
 
   /// Whether the build has an outcome, so a late value must be disposed of by its builder.
   var isSettled: Bool { lock.withLock { result != nil } }
 
-  /// Whether every task that awaited the build was cancelled, so its builder was too: a new
-  /// caller waits for it to end, then builds again if it has to.
-  var isAbandoned: Bool { lock.withLock { abandoned } }
+  /// Whether everyone who observed the build stopped before it settled, so its builder was
+  /// cancelled: a new caller waits for it to end, then builds again if it has to.
+  var isAbandoned: Bool { lock.withLock { abandoned && result == nil } }
 
-  /// Ends the build with `outcome` and wakes its waiters; returns false if it had already ended
-  /// (it timed out or was abandoned), in which case nothing changes.
+  /// Ends the build with `outcome` and tells its observers; returns false if it had already
+  /// ended (it timed out), in which case nothing changes.
   @discardableResult
   func settle(_ outcome: Result<BuiltValue, PreparationError>) -> Bool {
-    let (settled, woken, watchdog) = lock.withLock {
-      () -> (Bool, [CheckedContinuation<BuiltValue, any Error>], Task<Void, Never>?) in
-      guard result == nil else { return (false, [], nil) }
+    let told = lock.withLock { () -> [Observer]? in
+      guard result == nil else { return nil }
       result = outcome
-      let woken = Array(waiters.values)
-      waiters = [:]
-      return (true, woken, self.watchdog)
+      defer { observers = [:] }
+      return Array(observers.values)
     }
-    guard settled else { return false }
-    watchdog?.cancel()
-    for waiter in woken { waiter.resume(with: outcome.mapError { $0 }) }
+    guard let told else { return false }
+    let delivered = outcome.mapError { $0 as any Error }
+    for observer in told { observer(delivered) }
     return true
   }
 
   /// Fails the build before its builder finished, and cancels the builder.
   func giveUp(_ reason: PreparationError.Reason) {
-    let (task, abandon) = lock.withLock { (self.task, onAbandon) }
-    abandon?()
+    let (task, onGiveUp) = lock.withLock { (self.task, self.onGiveUp) }
+    onGiveUp?()
     if settle(.failure(PreparationError(path: [key.name], reason: reason))) {
       task?.cancel()
     }
   }
 
-  /// Cancels the builder; the build still settles when it returns or times out.
+  /// Cancels the builder; the build still settles when the builder returns.
   func cancel() {
     lock.withLock { task }?.cancel()
+  }
+
+  /// Calls `observer` when the build settles; returns the observation's number, or the
+  /// outcome at once (not calling `observer`) if the build already settled.
+  func observe(_ observer: @escaping Observer) -> (id: UInt64?, ready: Result<BuiltValue, any Error>?) {
+    lock.withLock {
+      if let result { return (nil, result.mapError { $0 }) }
+      nextObserver += 1
+      observers[nextObserver] = observer
+      return (nextObserver, nil)
+    }
+  }
+
+  /// Stops an observation; returns its observer if it had not been called. When nobody
+  /// observes the build any more, its builder is cancelled.
+  @discardableResult
+  func stopObserving(_ id: UInt64) -> Observer? {
+    let (observer, abandon) = lock.withLock { () -> (Observer?, Bool) in
+      guard result == nil, let observer = observers.removeValue(forKey: id) else {
+        return (nil, false)
+      }
+      if observers.isEmpty { abandoned = true }
+      return (observer, observers.isEmpty)
+    }
+    // The builder ends as it can; its outcome settles the build (a value it still makes is
+    // kept, since the container can shut it down), so a shutdown waiting for it sees it.
+    if abandon { cancel() }
+    return observer
   }
 
   /// Waits for the build's value. If the waiting task is cancelled, it stops waiting with a
   /// `CancellationError`, and the builder is cancelled when nobody waits for it any more.
   func value() async throws -> BuiltValue {
-    let id = lock.withLock {
-      nextWaiter += 1
-      return nextWaiter
-    }
+    let slot = ObservationSlot()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let ready = lock.withLock { () -> Result<BuiltValue, any Error>? in
-          if let result { return result.mapError { $0 } }
-          if cancelledWaiters.remove(id) != nil { return .failure(CancellationError()) }
-          waiters[id] = continuation
-          return nil
+        let (id, ready) = observe { continuation.resume(with: $0) }
+        if let ready { return continuation.resume(with: ready) }
+        if !slot.register(id!), let observer = stopObserving(id!) {
+          observer(.failure(CancellationError()))
         }
-        if let ready { continuation.resume(with: ready) }
       }
     } onCancel: {
-      let (waiter, abandoned) = lock.withLock {
-        () -> (CheckedContinuation<BuiltValue, any Error>?, Bool) in
-        guard result == nil else { return (nil, false) }
-        guard let waiter = waiters.removeValue(forKey: id) else {
-          cancelledWaiters.insert(id)
-          return (nil, false)
-        }
-        if waiters.isEmpty { self.abandoned = true }
-        return (waiter, waiters.isEmpty)
+      if let id = slot.cancel(), let observer = stopObserving(id) {
+        observer(.failure(CancellationError()))
       }
-      waiter?.resume(throwing: CancellationError())
-      // The builder ends as it can; its outcome settles the build (a value it still makes is
-      // kept, since the container can shut it down), so a shutdown waiting for it sees it.
-      if abandoned { cancel() }
     }
   }
+}
+
+/// The observation a waiting task made, for its cancellation handler, which may run first.
+///
+/// `@unchecked Sendable`: `state` is guarded by `lock`.
+final class ObservationSlot: @unchecked Sendable {
+  private let lock = Lock()
+  private var id: UInt64?
+  private var cancelled = false
+
+  /// Records the observation; false if the task was already cancelled.
+  func register(_ id: UInt64) -> Bool {
+    lock.withLock {
+      self.id = id
+      return !cancelled
+    }
+  }
+
+  /// Marks the task cancelled; returns the observation to stop, if there is one yet.
+  func cancel() -> UInt64? {
+    lock.withLock {
+      cancelled = true
+      return id
+    }
+  }
+}
+
+/// Runs `body`; if it is still running after `seconds`, calls `onTimeout` (once) from another
+/// task, which must make `body` end.
+func withWatchdog<R>(
+  seconds: Double,
+  onTimeout: @escaping @Sendable () -> Void,
+  _ body: () async throws -> R
+) async rethrows -> R {
+  let nanoseconds = UInt64(max(0, min(seconds, 1e9)) * 1e9)
+  let watchdog = Task {
+    do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
+    onTimeout()
+  }
+  defer { watchdog.cancel() }
+  return try await body()
 }
 
 /// Which build each async builder awaits, guarded by one lock so that two builds that start
@@ -268,6 +310,16 @@ enum AwaitingBuilds {
       }
       waiter.awaiting = target
       return nil
+    }
+  }
+
+  /// The build at the end of the chain `start` awaits: the one that keeps it waiting.
+  static func deepest(from start: PendingBuild) -> PendingBuild {
+    lock.withLock {
+      var node = start
+      var seen: Set<ObjectIdentifier> = [ObjectIdentifier(start)]
+      while let next = node.awaiting, seen.insert(ObjectIdentifier(next)).inserted { node = next }
+      return node
     }
   }
 
@@ -323,4 +375,76 @@ final class LockedFlag: @unchecked Sendable {
 extension KeyType {
   /// The key's short name, for messages.
   var name: String { _typeName(type, qualified: false) }
+}
+
+/// Waits in one task for several builds: until all settled, or one failed.
+///
+/// `@unchecked Sendable`: the mutable state is guarded by `lock`.
+final class BuildJoin: @unchecked Sendable {
+  private let lock = Lock()
+  private var remaining = 0
+  private var continuation: CheckedContinuation<Void, any Error>?
+  private var outcome: Result<Void, any Error>?
+  private var observations: [(build: PendingBuild, id: UInt64)] = []
+
+  /// Returns when every build in `builds` has a value; throws the first failure (then stops
+  /// observing the rest, so builds nobody else waits for are cancelled), or a
+  /// `CancellationError` when the calling task is cancelled.
+  func wait(for builds: [PendingBuild]) async throws {
+    guard !builds.isEmpty else { return }
+    lock.withLock { remaining = builds.count }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let early = lock.withLock { () -> Result<Void, any Error>? in
+          if let outcome { return outcome }
+          self.continuation = continuation
+          return nil
+        }
+        if let early { return continuation.resume(with: early) }
+        for build in builds {
+          let (id, ready) = build.observe { [self] in self.settled($0) }
+          if let ready { settled(ready) }
+          guard let id else { continue }
+          let finished = lock.withLock { () -> Bool in
+            if outcome != nil { return true }
+            observations.append((build, id))
+            return false
+          }
+          if finished { build.stopObserving(id) }
+        }
+      }
+    } onCancel: {
+      finish(.failure(CancellationError()))
+    }
+  }
+
+  private func settled(_ result: Result<BuiltValue, any Error>) {
+    switch result {
+    case .failure(let error):
+      finish(.failure(error))
+    case .success:
+      let done = lock.withLock { () -> Bool in
+        remaining -= 1
+        return remaining == 0
+      }
+      if done { finish(.success(())) }
+    }
+  }
+
+  private func finish(_ result: Result<Void, any Error>) {
+    let (continuation, observations) = lock.withLock {
+      () -> (CheckedContinuation<Void, any Error>?, [(build: PendingBuild, id: UInt64)]) in
+      guard outcome == nil else { return (nil, []) }
+      outcome = result
+      defer {
+        self.continuation = nil
+        self.observations = []
+      }
+      return (self.continuation, self.observations)
+    }
+    if case .failure = result {
+      for observation in observations { observation.build.stopObserving(observation.id) }
+    }
+    continuation?.resume(with: result)
+  }
 }

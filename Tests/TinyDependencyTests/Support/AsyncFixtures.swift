@@ -242,3 +242,10 @@ func asyncContainer(
   values.asyncSettings = settings
   return (values, settings.log)
 }
+
+/// Awaits ``SlowKey``: its deadline is SlowKey's.
+enum WaitsForSlowKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Resource {
+    try await DependencyValues.current.prepared(SlowKey.self)
+  }
+}
