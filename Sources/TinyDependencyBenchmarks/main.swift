@@ -69,6 +69,16 @@ if let child = AllocationCounter.child, let setUp = allocationCases[child.name] 
   exit(0)
 }
 
+// `--prepare-only`: just the preparation cases, for working on them.
+if CommandLine.arguments.contains("--prepare-only") {
+  for _ in 0..<3 {
+    let critical = await preparationTime(chains[0], repetitions: 5)
+    let all = await preparationTime(chains.flatMap { $0 }, repetitions: 5)
+    print("prepare.criticalPath=\(critical / 1e6) ms prepare.chains=\(all / 1e6) ms ratio=\(all / critical)")
+  }
+  exit(0)
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let reads = quick ? 200_000 : 2_000_000
 var results: [Measurement] = []

@@ -294,22 +294,23 @@ enum AwaitingBuilds {
   /// ending with `waiter` again, if `target` (through the builds it awaits) awaits `waiter`.
   static func begin(_ waiter: PendingBuild, awaiting target: PendingBuild) -> [PendingBuild]? {
     lock.withLock {
-      var path = [waiter]
+      // Every loop is found when it closes, so the chain from `target` ends or reaches `waiter`.
       var node: PendingBuild? = target
-      var seen: Set<ObjectIdentifier> = []
-      while let current = node, seen.insert(ObjectIdentifier(current)).inserted {
-        path.append(current)
-        if current === waiter {
-          // From the build made first, which is where the prepare that closed the loop began.
-          let loop = path.dropLast()
-          let first = loop.indices.min { loop[$0].serial < loop[$1].serial }!
-          let rotated = Array(loop[first...] + loop[..<first])
-          return rotated + [rotated[0]]
-        }
+      while let current = node, current !== waiter { node = current.awaiting }
+      guard node != nil else {
+        waiter.awaiting = target
+        return nil
+      }
+      var loop = [waiter]
+      node = target
+      while let current = node, current !== waiter {
+        loop.append(current)
         node = current.awaiting
       }
-      waiter.awaiting = target
-      return nil
+      // From the build made first, which is where the prepare that closed the loop began.
+      let first = loop.indices.min { loop[$0].serial < loop[$1].serial }!
+      let rotated = Array(loop[first...] + loop[..<first])
+      return rotated + [rotated[0]]
     }
   }
 
@@ -317,8 +318,7 @@ enum AwaitingBuilds {
   static func deepest(from start: PendingBuild) -> PendingBuild {
     lock.withLock {
       var node = start
-      var seen: Set<ObjectIdentifier> = [ObjectIdentifier(start)]
-      while let next = node.awaiting, seen.insert(ObjectIdentifier(next)).inserted { node = next }
+      while let next = node.awaiting { node = next }
       return node
     }
   }
@@ -333,8 +333,7 @@ enum AwaitingBuilds {
     lock.withLock {
       var path: [PendingBuild] = []
       var node: PendingBuild? = start
-      var seen: Set<ObjectIdentifier> = []
-      while let current = node, seen.insert(ObjectIdentifier(current)).inserted {
+      while let current = node {
         path.append(current)
         if current === target { return path }
         node = current.awaiting
