@@ -74,7 +74,9 @@ if CommandLine.arguments.contains("--prepare-only") {
   for _ in 0..<3 {
     let critical = await preparationTime(chains[0], repetitions: 5)
     let all = await preparationTime(chains.flatMap { $0 }, repetitions: 5)
-    print("prepare.criticalPath=\(critical / 1e6) ms prepare.chains=\(all / 1e6) ms ratio=\(all / critical)")
+    print(
+      "prepare.criticalPath=\(critical / 1e6) ms prepare.chains=\(all / 1e6) ms ratio=\(all / critical)"
+    )
   }
   exit(0)
 }

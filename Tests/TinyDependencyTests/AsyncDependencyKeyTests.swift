@@ -90,7 +90,9 @@ struct AsyncDependencyKeyTests {
       _ = DependencyValues(context: .default)[PoolKey.self]
     }
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(message.contains("PoolKey is an async key that was not prepared in the default context"))
+    #expect(
+      message.contains("PoolKey is an async key that was not prepared in the default context")
+    )
     #expect(message.contains("try await values.prepare([PoolKey.self])"))
     #expect(message.contains("unpreparedKeys(among:)"))
   }

@@ -23,7 +23,10 @@ struct DependencyValuesPrepareTests {
     try await values.prepare([UsersKey.self, OrdersKey.self])
     let events = log.all
     // Both services started before either ended: they overlapped.
-    let lastStart = max(events.firstIndex(of: "start Users")!, events.firstIndex(of: "start Orders")!)
+    let lastStart = max(
+      events.firstIndex(of: "start Users")!,
+      events.firstIndex(of: "start Orders")!
+    )
     let firstEnd = min(events.firstIndex(of: "end Users")!, events.firstIndex(of: "end Orders")!)
     #expect(lastStart < firstEnd, "\(events)")
   }
@@ -198,7 +201,11 @@ struct DependencyValuesPrepareTests {
       try await DependencyValues(context: .default).prepare([CycleAKey.self])
     }
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(message.contains("dependency cycle in the default context: CycleAKey -> CycleBKey -> CycleAKey."))
+    #expect(
+      message.contains(
+        "dependency cycle in the default context: CycleAKey -> CycleBKey -> CycleAKey."
+      )
+    )
   }
 
   @Test func anAsyncKeyAwaitingItselfStops() async throws {

@@ -10,7 +10,9 @@ struct ServerExampleTests {
     #expect(result.status == 0, "\(result.standardError)")
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
     let pool = try #require(lines.firstIndex(of: "  started ConnectionPool (4 connections)"))
-    #expect(lines[pool + 1...pool + 2].sorted() == ["  started OrderService", "  started UserService"])
+    #expect(
+      lines[pool + 1...pool + 2].sorted() == ["  started OrderService", "  started UserService"]
+    )
     #expect(lines.contains("Served 10000 concurrent requests, 0 with a wrong request ID."))
     #expect(lines.contains("UserServiceKey (shared)"))
     let shutdown = try #require(lines.first { $0.hasPrefix("Shutdown order: ") })

@@ -152,7 +152,8 @@ final class PendingBuild: @unchecked Sendable {
   }
 
   /// Starts `body` in a task of its own.
-  func start(onGiveUp: @escaping @Sendable () -> Void, _ body: @escaping @Sendable () async -> Void) {
+  func start(onGiveUp: @escaping @Sendable () -> Void, _ body: @escaping @Sendable () async -> Void)
+  {
     lock.withLock {
       self.onGiveUp = onGiveUp
       task = Task { await PendingBuild.$current.withValue(self) { await body() } }
@@ -198,7 +199,9 @@ final class PendingBuild: @unchecked Sendable {
 
   /// Calls `observer` when the build settles; returns the observation's number, or the
   /// outcome at once (not calling `observer`) if the build already settled.
-  func observe(_ observer: @escaping Observer) -> (id: UInt64?, ready: Result<BuiltValue, any Error>?) {
+  func observe(_ observer: @escaping Observer) -> (
+    id: UInt64?, ready: Result<BuiltValue, any Error>?
+  ) {
     lock.withLock {
       if let result { return (nil, result.mapError { $0 }) }
       nextObserver += 1
@@ -393,7 +396,8 @@ final class BuildJoin: @unchecked Sendable {
     guard !builds.isEmpty else { return }
     lock.withLock { remaining = builds.count }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let early = lock.withLock { () -> Result<Void, any Error>? in
           if let outcome { return outcome }
           self.continuation = continuation
