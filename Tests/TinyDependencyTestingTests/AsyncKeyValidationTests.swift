@@ -3,7 +3,7 @@ import Testing
 import TinyDependency
 import TinyDependencyTesting
 
-@Suite("The validator lists async keys it can't prepare, without building them")
+@Suite("The testing product reports unprepared async keys and live fallbacks of async keys")
 struct AsyncKeyValidationTests {
   @Test func anUnpreparedAsyncKeyIsAFindingOfItsOwnKind() throws {
     let report = DependencyValidator.validate([ValidatedPoolKey.self])
@@ -21,8 +21,19 @@ struct AsyncKeyValidationTests {
     }
     #expect(report.isComplete, "\(report)")
   }
+
+  @Test(.strictDependencies)
+  func preparingWithTheLiveBuilderIsAnIssueAtTheTest() async throws {
+    try await withKnownIssue {
+      try await DependencyValues.current.prepare([LivePoolKey.self])
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("LivePoolKey has no makeTest()") }
+    }
+    #expect(DependencyValues.current[LivePoolKey.self] == "live pool")
+  }
 }
 
+/// Counts its builds: the validator must not build it.
 enum ValidatedPoolKey: AsyncDependencyKey {
   static let builds = ValidationCounter()
 
@@ -30,6 +41,11 @@ enum ValidatedPoolKey: AsyncDependencyKey {
     builds.withLock { $0 += 1 }
     return "pool"
   }
+}
+
+/// Has only a live builder.
+enum LivePoolKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> String { "live pool" }
 }
 
 /// A counter behind a serial queue.
