@@ -219,7 +219,7 @@ extension DependencyValues {
     var scoped = self
     scoped.frame = pending.frame
     let bound = scoped
-    pending.start(onGiveUp: { lifecycle.remove(pending) }) {
+    pending.start(onGiveUp: { lifecycle.remove($0) }) {
       let key = pending.key.type as! any AsyncDependencyKey.Type
       await Self.runBuild(
         of: key,

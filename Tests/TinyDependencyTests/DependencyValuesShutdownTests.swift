@@ -48,6 +48,15 @@ struct DependencyValuesShutdownTests {
     #expect(report.order == ["UsersKey", "PoolKey"])
   }
 
+  @Test func synchronousValuesAreShutDownTooAfterTheValuesThatReadThem() async throws {
+    let (values, _) = asyncContainer()
+    try await values.prepare([CachedUsersKey.self])
+    let cache = values[CacheKey.self]
+    let report = try await values.shutdown()
+    #expect(report.order == ["CachedUsersKey", "CacheKey"])
+    #expect(cache.shutdownCount == 1)
+  }
+
   // MARK: - Once
 
   @Test func eachValueIsShutDownOnceEvenWhenShutdownIsCalledConcurrently() async throws {

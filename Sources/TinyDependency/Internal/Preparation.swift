@@ -136,8 +136,8 @@ final class PendingBuild: @unchecked Sendable {
   private var observers: [UInt64: Observer] = [:]
   private var nextObserver: UInt64 = 0
   private var task: Task<Void, Never>?
-  /// Called when the build is given up before its builder finished.
-  private var onGiveUp: (@Sendable () -> Void)?
+  /// Called with this build when it is given up before its builder finished.
+  private var onGiveUp: (@Sendable (PendingBuild) -> Void)?
   private var abandoned = false
 
   /// The build whose value this one's builder awaits right now, if any; for finding cycles.
@@ -152,8 +152,10 @@ final class PendingBuild: @unchecked Sendable {
   }
 
   /// Starts `body` in a task of its own.
-  func start(onGiveUp: @escaping @Sendable () -> Void, _ body: @escaping @Sendable () async -> Void)
-  {
+  func start(
+    onGiveUp: @escaping @Sendable (PendingBuild) -> Void,
+    _ body: @escaping @Sendable () async -> Void
+  ) {
     lock.withLock {
       self.onGiveUp = onGiveUp
       task = Task { await PendingBuild.$current.withValue(self) { await body() } }
@@ -174,6 +176,9 @@ final class PendingBuild: @unchecked Sendable {
     let told = lock.withLock { () -> [Observer]? in
       guard result == nil else { return nil }
       result = outcome
+      // The builder's task and the give-up callback refer back to this build: let them go.
+      task = nil
+      onGiveUp = nil
       defer { observers = [:] }
       return Array(observers.values)
     }
@@ -186,7 +191,7 @@ final class PendingBuild: @unchecked Sendable {
   /// Fails the build before its builder finished, and cancels the builder.
   func giveUp(_ reason: PreparationError.Reason) {
     let (task, onGiveUp) = lock.withLock { (self.task, self.onGiveUp) }
-    onGiveUp?()
+    onGiveUp?(self)
     if settle(.failure(PreparationError(path: [key.name], reason: reason))) {
       task?.cancel()
     }

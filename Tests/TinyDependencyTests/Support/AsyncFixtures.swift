@@ -249,3 +249,18 @@ enum WaitsForSlowKey: AsyncDependencyKey {
     try await DependencyValues.current.prepared(SlowKey.self)
   }
 }
+
+/// A synchronous key whose value needs a shutdown too.
+enum CacheKey: DependencyKey {
+  static var defaultValue: Resource {
+    Resource("Cache", settings: DependencyValues.current.asyncSettings)
+  }
+}
+
+/// An async key whose build reads the synchronous ``CacheKey``.
+enum CachedUsersKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Resource {
+    let cache = DependencyValues.current[CacheKey.self]
+    return try await buildResource("CachedUsers", uses: [cache])
+  }
+}
