@@ -90,6 +90,7 @@ func stopUnprepared<Key: AsyncDependencyKey>(_ key: Key.Type) -> Never {
     recorder.stop(missingInput: key)
   }
   let id = ObjectIdentifier(key)
+  if values.storage.wasShutDown(id) { stopReadAfterShutdown(Key.self, context: values.context) }
   let inFlight = Lifecycle.existing(values.storage)?.inFlightBuild(for: id)
   // An async build that is still waiting, through the builds it awaits, for the one that read
   // this key: a cycle.

@@ -21,8 +21,9 @@ extension DependencyValues {
   /// makes anyway is shut down too, and no prepare starts here any more. A second call, or a
   /// concurrent one, waits for the first and returns its outcome.
   ///
-  /// Afterwards, reading a value that was shut down, or one that read it, stops with its name:
-  /// it holds resources that are gone.
+  /// Afterwards, reading from this container a value that was shut down, or one that read it,
+  /// stops with its name: it holds resources that are gone. So does reading such an async key
+  /// from a scope made from this container; a synchronous key read there is built anew.
   ///
   /// - Returns: The keys whose values were shut down, in the order their shutdowns started.
   /// - Throws: A ``ShutdownError`` listing each value whose ``DependencyShutdown/shutdown()``

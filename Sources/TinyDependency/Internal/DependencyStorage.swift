@@ -240,7 +240,6 @@ final class DependencyStorage: @unchecked Sendable {
     id: ObjectIdentifier,
     in values: DependencyValues
   ) -> Key.Value {
-    if Self.anyRetired.value, isRetired(id) { stopReadAfterShutdown(Key.self, context: context) }
     let inherited = inheritedValue(for: id)
     mutex.lock()
     isFrozen = true
@@ -255,6 +254,10 @@ final class DependencyStorage: @unchecked Sendable {
         waitForBuild(of: Key.self, by: builder, in: values)
 
       case nil:
+        if guarded.pointee.retired.ids.contains(id) {
+          mutex.unlock()
+          stopReadAfterShutdown(Key.self, context: context)
+        }
         if let inherited {
           entries[id] = .built(inherited)
           builtIndex.insert(id, inherited.box)
@@ -519,11 +522,10 @@ final class DependencyStorage: @unchecked Sendable {
         guarded.pointee.retired.values.append(built)
       }
     }
-    Self.anyRetired.value = true
   }
 
   /// Whether `id`'s value was shut down here or in a storage this one derives from.
-  private func isRetired(_ id: ObjectIdentifier) -> Bool {
+  func wasShutDown(_ id: ObjectIdentifier) -> Bool {
     var node: DependencyStorage? = self
     while let storage = node {
       if storage.mutex.withLock({ storage.guarded.pointee.retired.ids.contains(id) }) {
@@ -533,9 +535,6 @@ final class DependencyStorage: @unchecked Sendable {
     }
     return false
   }
-
-  /// Set once any storage retired a value, so reads skip the check until then.
-  private static let anyRetired = LockedFlag()
 
   /// The values this storage holds, built here or shared from an ancestor.
   var builtValues: [BuiltValue] {

@@ -366,19 +366,6 @@ final class Counter: @unchecked Sendable {
   }
 }
 
-/// A flag set once, read with a lock.
-///
-/// `@unchecked Sendable`: `stored` is guarded by `lock`.
-final class LockedFlag: @unchecked Sendable {
-  private let lock = Lock()
-  private var stored = false
-
-  var value: Bool {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-}
-
 extension KeyType {
   /// The key's short name, for messages.
   var name: String { _typeName(type, qualified: false) }
