@@ -77,6 +77,31 @@ struct AsyncStressTests {
     try await values.shutdown()
   }
 
+  @Test func nothingOutlivesItsContainerAfterShutdown() async throws {
+    weak var pool: Resource?
+    weak var front: Resource?
+    weak var stubborn: Resource?
+    do {
+      let (values, _) = asyncContainer(buildMilliseconds: 5)
+      try await values.prepare([FrontKey.self])
+      pool = values[PoolKey.self]
+      front = values[FrontKey.self]
+      try await values.prepare([StubbornKey.self])
+      stubborn = values[StubbornKey.self]
+      await #expect(throws: PreparationError.self) {
+        try await values.prepare([SlowKey.self], timeout: 0.01)
+      }
+      try await values.shutdown()
+    }
+    // The builders' tasks end just after their builds settle.
+    for _ in 0..<2_000 where pool != nil || front != nil || stubborn != nil {
+      try await Task.sleep(nanoseconds: 1_000_000)
+    }
+    #expect(pool == nil)
+    #expect(front == nil)
+    #expect(stubborn == nil)
+  }
+
   @Test func cancelledAndTimedOutBuildsLeakNothing() async throws {
     for round in 0..<50 {
       let (values, log) = asyncContainer(buildMilliseconds: 5)
