@@ -156,8 +156,9 @@ enum StubbornKey: AsyncDependencyKey {
   static func makeDefault() async throws -> Resource {
     let settings = DependencyValues.current.asyncSettings
     settings.log.append("start Stubborn")
-    let deadline = ContinuousClock.now + .milliseconds(Int(settings.buildMilliseconds))
-    while ContinuousClock.now < deadline { await Task.yield() }
+    // `DispatchTime`, not `ContinuousClock`, which needs macOS 13.
+    let deadline = DispatchTime.now().uptimeNanoseconds + settings.buildMilliseconds * 1_000_000
+    while DispatchTime.now().uptimeNanoseconds < deadline { await Task.yield() }
     settings.log.append("end Stubborn")
     return Resource("Stubborn", settings: settings)
   }
