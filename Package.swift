@@ -21,10 +21,14 @@ let package = Package(
     .target(name: "TinyDependencyTesting", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
+    .executableTarget(name: "TinyDependencyServerExample", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyBenchmarks", dependencies: ["TinyDependency"]),
     .testTarget(
       name: "TinyDependencyTests",
-      dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
+      dependencies: [
+        "TinyDependency", "DependencyContextProbe", "TinyDependencyExample",
+        "TinyDependencyServerExample",
+      ]
     ),
     .testTarget(
       name: "TinyDependencyTestingTests",

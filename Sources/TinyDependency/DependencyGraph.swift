@@ -32,6 +32,9 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     /// The key type's name.
     public var description: String { name }
 
+    /// Whether the key is an ``AsyncDependencyKey``, whose value is prepared, not built on a read.
+    package var isAsyncKey: Bool { key.type is any AsyncDependencyKey.Type }
+
     /// Orders nodes by name.
     public static func < (lhs: Node, rhs: Node) -> Bool {
       lhs.name != rhs.name ? lhs.name < rhs.name : _typeName(lhs.key.type) < _typeName(rhs.key.type)

@@ -69,6 +69,18 @@ if let child = AllocationCounter.child, let setUp = allocationCases[child.name] 
   exit(0)
 }
 
+// `--prepare-only`: just the preparation cases, for working on them.
+if CommandLine.arguments.contains("--prepare-only") {
+  for _ in 0..<3 {
+    let critical = await preparationTime(chains[0], repetitions: 5)
+    let all = await preparationTime(chains.flatMap { $0 }, repetitions: 5)
+    print(
+      "prepare.criticalPath=\(critical / 1e6) ms prepare.chains=\(all / 1e6) ms ratio=\(all / critical)"
+    )
+  }
+  exit(0)
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let reads = quick ? 200_000 : 2_000_000
 var results: [Measurement] = []
@@ -132,6 +144,22 @@ record(
     for _ in 0..<n { consume(rootModel.value) }
   },
   baseline: "taskLocal.raw.unbound"
+)
+
+// Reads of a prepared async key are reads of a built value: the same path as `dependency.root`.
+do {
+  try await DependencyValues.current.prepare([PreparedValueKey.self])
+} catch {
+  fatalError("prepare failed: \(error)")
+}
+let preparedModel = PreparedModel()
+_ = preparedModel.value
+record(
+  "dependency.prepared",
+  median(iterations: reads) { n in
+    for _ in 0..<n { consume(preparedModel.value) }
+  },
+  baseline: "dependency.root"
 )
 
 _ = DependencyValues.current.benchValue
@@ -284,6 +312,68 @@ record(
   },
   note: "10,000 keys, 3 random reads each; \(randomGraph.cycles.count) cycles listed"
     + (randomGraph.hasMoreCycles ? " (limit reached)" : "")
+)
+
+// MARK: - Async keys
+
+// A request scope with its own request number, reading five values built or prepared before.
+func requestLoop(
+  _ root: DependencyValues,
+  _ readFive: @escaping (DependencyValues) -> Int
+) -> Double {
+  withDependencies(root) {
+    median(iterations: reads / 20) { n in
+      for index in 0..<n {
+        withDependencies {
+          $0[RequestNumberKey.self] = index
+        } operation: {
+          consume(readFive(DependencyValues.current))
+        }
+      }
+    }
+  }
+}
+
+let syncRoot = DependencyValues(context: .default)
+func readSyncFive(_ values: DependencyValues) -> Int {
+  values[SyncServiceKey<T1>.self] + values[SyncServiceKey<T2>.self]
+    + values[SyncServiceKey<T3>.self] + values[SyncServiceKey<T4>.self]
+    + values[SyncServiceKey<T5>.self]
+}
+_ = readSyncFive(syncRoot)
+record("request.syncKeys", requestLoop(syncRoot, readSyncFive))
+
+let asyncRoot = DependencyValues(context: .default)
+do {
+  try await asyncRoot.prepare([
+    AsyncServiceKey<T1>.self, AsyncServiceKey<T2>.self, AsyncServiceKey<T3>.self,
+    AsyncServiceKey<T4>.self, AsyncServiceKey<T5>.self,
+  ])
+} catch {
+  fatalError("prepare failed: \(error)")
+}
+func readAsyncFive(_ values: DependencyValues) -> Int {
+  values[AsyncServiceKey<T1>.self] + values[AsyncServiceKey<T2>.self]
+    + values[AsyncServiceKey<T3>.self] + values[AsyncServiceKey<T4>.self]
+    + values[AsyncServiceKey<T5>.self]
+}
+record(
+  "request.asyncKeys",
+  requestLoop(asyncRoot, readAsyncFive),
+  baseline: "request.syncKeys"
+)
+
+// Preparing 10 independent chains of 100 keys, each build sleeping 1 ms, against one chain.
+let chainRepetitions = quick ? 3 : 5
+record(
+  "prepare.criticalPath",
+  await preparationTime(chains[0], repetitions: chainRepetitions)
+)
+record(
+  "prepare.chains",
+  await preparationTime(chains.flatMap { $0 }, repetitions: chainRepetitions),
+  baseline: "prepare.criticalPath",
+  note: "1,000 keys in 10 chains of 100, 1 ms per build"
 )
 
 // MARK: - Two threads

@@ -58,10 +58,19 @@ extension DependencyValidator {
     }
   }
 
-  /// Inputs read while nothing had set them.
+  /// Inputs read while nothing had set them, and async keys read without being prepared.
   static func unsetInputs(in graph: DependencyGraph) -> [DependencyFinding] {
     graph.missingInputs.map { input in
-      DependencyFinding(
+      guard !input.isAsyncKey else {
+        return DependencyFinding(
+          key: input.name,
+          kind: .unpreparedAsyncKey,
+          path: [input.name],
+          message: "is an async key, which validation reads without preparing: set its test "
+            + "value in `configure`, and prepare it in tests with `prepare([\(input.name).self])`."
+        )
+      }
+      return DependencyFinding(
         key: input.name,
         kind: .unsetInput,
         path: [input.name],

@@ -148,6 +148,8 @@ public struct DependencyFinding: Sendable, Hashable, Comparable, CustomStringCon
     case cycle = "cycle"
     /// The key is an input that nothing set.
     case unsetInput = "unset input"
+    /// The key is an async key, which validation can't prepare.
+    case unpreparedAsyncKey = "unprepared async key"
     /// The key has no `previewValue` of its own.
     case missingPreviewValue = "missing previewValue"
     /// Resolving the key did not finish.

@@ -158,6 +158,26 @@ struct DocumentationTests {
     #expect(values?[DatabaseURLKey.self] == "postgres://localhost/app")
   }
 
+  @Test func readmeServerPreparesServesAndShutsDownInOrder() async throws {
+    #expect(try await runServer() == ["AccountServiceKey", "DatabasePoolKey"])
+  }
+
+  @Test func shopServesTenThousandRequestsAndShutsDownInReverseOrder() async throws {
+    let run = try await runShop(requests: 10_000)
+    #expect(run.wrongRequestIDs == 0)
+    #expect(run.events.count == 6)
+    #expect(run.events.first == "started pool")
+    #expect(Set(run.events[1...2]) == ["started inventory", "started pricing"])
+    #expect(Set(run.events[3...4]) == ["stopped inventory", "stopped pricing"])
+    #expect(run.events.last == "stopped pool")
+    #expect(run.shutdownOrder.last == "SimulatedPoolKey")
+    let guide = try String(
+      contentsOf: Self.packageRoot.appendingPathComponent("Examples.md"),
+      encoding: .utf8
+    )
+    #expect(guide.contains("```text\n" + run.graph.text + "```"), "\(run.graph.text)")
+  }
+
   @Test func readmeSnippetsRun() {
     quickStart()
     captureRules()

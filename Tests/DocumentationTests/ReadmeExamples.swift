@@ -117,3 +117,69 @@ func graphAndInputs() -> DependencyGraph {
   _ = values[PaymentsClientKey.self]
   return values.graph  // or DependencyGraph.trace([PaymentsClientKey.self]) { … }
 }
+
+// MARK: - Servers
+
+final class DatabasePool: DependencyShutdown {
+  static func connect(size: Int) async throws -> DatabasePool {
+    try await Task.sleep(nanoseconds: 1_000_000)  // stands for opening `size` connections
+    return DatabasePool()
+  }
+
+  func shutdown() async throws {}  // closes the connections
+}
+
+final class AccountService: DependencyShutdown {
+  let pool: DatabasePool
+  init(pool: DatabasePool) { self.pool = pool }
+
+  func shutdown() async throws {}  // finishes its work, while the pool is still open
+}
+
+enum DatabasePoolKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> DatabasePool {
+    try await DatabasePool.connect(size: 4)
+  }
+}
+
+enum AccountServiceKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> AccountService {
+    // Awaits the pool's build, shared with everything else that needs it.
+    AccountService(pool: try await DependencyValues.current.prepared(DatabasePoolKey.self))
+  }
+}
+
+enum RequestNumberKey: DependencyKey {
+  static let defaultValue = 0
+}
+
+extension DependencyValues {
+  var accounts: AccountService {
+    get { self[AccountServiceKey.self] }
+    set { self[AccountServiceKey.self] = newValue }
+  }
+  var requestNumber: Int {
+    get { self[RequestNumberKey.self] }
+    set { self[RequestNumberKey.self] = newValue }
+  }
+}
+
+func runServer() async throws -> [String] {
+  let app = DependencyValues(context: .default)
+  try await app.prepare([AccountServiceKey.self])  // the pool, then the service
+  await withDependencies(app) {
+    await withTaskGroup(of: Void.self) { requests in
+      for number in 1...100 {
+        requests.addTask {
+          withDependencies {
+            $0.requestNumber = number
+          } operation: {
+            _ = DependencyValues.current.accounts  // prepared: a synchronous read
+          }
+        }
+      }
+    }
+  }
+  let report = try await app.shutdown()  // the service, then the pool
+  return report.order  // ["AccountServiceKey", "DatabasePoolKey"]
+}

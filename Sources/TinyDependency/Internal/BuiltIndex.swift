@@ -9,7 +9,20 @@
 
     /// The box built for `id`, unretained: the storage keeps every box it built alive.
     func box(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
-      map.withLock { $0.unmanagedBox(for: id) }
+      map.withLock { map in
+        guard let box = map.unmanagedBox(for: id),
+          box.toOpaque() != Unmanaged.passUnretained(Self.removed).toOpaque()
+        else { return nil }
+        return box
+      }
+    }
+
+    /// Stands for a removed box, since the map has no removal.
+    private static let removed = AnyBox()
+
+    /// Removes a box; the caller keeps it alive for readers that already found it.
+    func remove(_ id: ObjectIdentifier) {
+      map.withLock { $0.set(id, Self.removed) }
     }
 
     /// Adds a box; the caller must keep `box` alive as long as this index.
@@ -66,6 +79,12 @@
         precondition(count * 2 <= table.capacity, "BuiltIndex: table over half full")
         precondition(table.find(id) != nil, "BuiltIndex: an inserted key its lookup misses")
       #endif
+    }
+
+    /// Removes a box: its slot's key becomes a tombstone that probes pass over. The caller keeps
+    /// the box alive for readers that already found it.
+    func remove(_ id: ObjectIdentifier) {
+      tables.last?.remove(id)
     }
   }
 
@@ -126,10 +145,27 @@
       }
     }
 
+    /// A key no object has (objects are aligned): marks a removed slot.
+    static let tombstone: UInt = 1
+
+    func remove(_ id: ObjectIdentifier) {
+      let key = UInt(bitPattern: id)
+      var index = start(key)
+      while true {
+        let found = keys[index].load(ordering: .relaxed)
+        if found == key {
+          keys[index].store(Self.tombstone, ordering: .releasing)
+          return
+        }
+        if found == 0 { return }
+        index = (index + 1) & (capacity - 1)
+      }
+    }
+
     func copy(into other: SlotTable) {
       for index in 0..<capacity {
         let key = keys[index].load(ordering: .relaxed)
-        if key != 0 {
+        if key != 0 && key != Self.tombstone {
           other.insert(ObjectIdentifier(bitPattern: key), values[index].load(ordering: .relaxed))
         }
       }

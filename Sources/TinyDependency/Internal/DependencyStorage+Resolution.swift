@@ -11,6 +11,8 @@ enum Resolution {
     case lookAbove
     /// This thread now builds the value here; `frame` records the build.
     case build(BuildFrame)
+    /// The value was shut down (``DependencyValues/shutdown()``): reading it stops.
+    case shutDown
   }
 
   /// The first step of a read: what the storage holds for `id`.
@@ -19,7 +21,7 @@ enum Resolution {
     switch state.entries[id] {
     case .built(let built)?: return .reuse(built)
     case .building(let builder)?: return .wait(builder)
-    case nil: return .lookAbove
+    case nil: return state.retired.ids.contains(id) ? .shutDown : .lookAbove
     }
   }
 
@@ -89,6 +91,9 @@ extension DependencyStorage {
 
       case .build(let frame):
         action = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, in: values))
+
+      case .shutDown:
+        stopReadAfterShutdown(Key.self, context: context)
       }
     }
   }

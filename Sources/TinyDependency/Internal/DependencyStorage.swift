@@ -9,6 +9,20 @@ struct BuiltValue: Sendable {
   let reads: [KeyType]
   /// How the value keeps the scope it was built in.
   let hold: ScopeHold
+
+  init(
+    box: AnyBox,
+    inputs: Set<ObjectIdentifier>,
+    key: KeyType,
+    reads: [KeyType],
+    hold: ScopeHold = .none
+  ) {
+    self.box = box
+    self.inputs = inputs
+    self.key = key
+    self.reads = reads
+    self.hold = hold
+  }
 }
 
 /// The overrides, cache and scope identity behind a ``DependencyValues``.
@@ -271,6 +285,8 @@ struct StorageState {
   /// Captures holding a decision about this storage.
   var observers: [WeakCapture] = []
   var liveObservers = 0
+  /// Keys whose values were shut down here, and those values.
+  var retired = RetiredValues()
 }
 
 struct WeakCapture {

@@ -54,3 +54,15 @@ struct Locked<State>: @unchecked Sendable {
     buffer.withUnsafeMutablePointerToElements { LockPrimitives.broadcast($0) }
   }
 }
+
+/// A lock with no state of its own, for classes whose guarded properties are spread over the
+/// class (the preparation machinery); new code keeps its state inside a ``Locked`` instead.
+struct Lock: Sendable {
+  private let locked = Locked(())
+
+  /// Runs `body` with the lock held. `body` must not call user code.
+  @inline(__always)
+  func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    try locked.withLock { _ in try body() }
+  }
+}

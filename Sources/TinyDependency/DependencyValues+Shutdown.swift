@@ -1,0 +1,188 @@
+extension DependencyValues {
+  /// Shuts down the values this container built that conform to ``DependencyShutdown``, each
+  /// once, a value before every value it read.
+  ///
+  /// Values that don't depend on each other are shut down concurrently. One that throws does
+  /// not stop the others: every failure is collected, with its key's name, and thrown together
+  /// at the end.
+  ///
+  /// ```swift
+  /// try await DependencyValues.current.prepare([PoolKey.self, UserServiceKey.self])
+  /// // … serve …
+  /// let report = try await DependencyValues.current.shutdown()
+  /// print(report.order)  // ["UserServiceKey", "PoolKey"]
+  /// ```
+  ///
+  /// What is shut down: the values built or prepared in this container, not values set on it
+  /// (an override belongs to whoever made it) nor values it shares with the container it was
+  /// derived from (that container's own shutdown handles them). Builds still running in this
+  /// container are cancelled first and awaited (for up to
+  /// ``DependencyValues/defaultPreparationTimeout`` seconds); a value one of them
+  /// makes anyway is shut down too, and no prepare starts here any more. A second call, or a
+  /// concurrent one, waits for the first and returns its outcome.
+  ///
+  /// Afterwards, reading from this container a value that was shut down, or one that read it,
+  /// stops with its name: it holds resources that are gone. So does reading such an async key
+  /// from a scope made from this container; a synchronous key read there is built anew.
+  ///
+  /// - Returns: The keys whose values were shut down, in the order their shutdowns started.
+  /// - Throws: A ``ShutdownError`` listing each value whose ``DependencyShutdown/shutdown()``
+  ///   threw, after all of them ran.
+  @discardableResult
+  public func shutdown() async throws -> ShutdownReport {
+    let storage = self.storage
+    let task = Lifecycle.of(storage).shutdownTask { builds in
+      Task {
+        for build in builds { build.cancel() }
+        // A builder that ignores its cancellation is given up at the deadline.
+        await withWatchdog(
+          seconds: DependencyValues.defaultPreparationTimeout,
+          onTimeout: { for build in builds { build.giveUp(.shutDown) } }
+        ) {
+          for build in builds { _ = try? await build.value() }
+        }
+        let report = await Shutdown.run(storage.ownBuiltValues)
+        storage.retire(report.retired)
+        if !report.failures.isEmpty { throw ShutdownError(report: report) }
+        return report
+      }
+    }
+    return try await task.value
+  }
+}
+
+/// The keys whose values a shutdown shut down, and the ones that failed.
+public struct ShutdownReport: Sendable, CustomStringConvertible {
+  /// A value whose ``DependencyShutdown/shutdown()`` threw.
+  public struct Failure: Sendable, CustomStringConvertible {
+    /// The name of the value's key.
+    public let key: String
+    /// What its shutdown threw.
+    public let error: any Error
+
+    /// The key's name and the error: `PoolKey: connection reset`.
+    public var description: String { "\(key): \(error)" }
+  }
+
+  /// The names of the keys whose values were shut down, in the order their shutdowns started.
+  public let order: [String]
+  /// The values whose shutdown threw, in the order they finished.
+  public let failures: [Failure]
+  /// The keys whose values can't be read any more: those shut down and those that read them.
+  let retired: Set<ObjectIdentifier>
+
+  /// The order, then any failures, one a line.
+  public var description: String {
+    (["shut down: " + order.joined(separator: ", ")] + failures.map { "failed: \($0)" })
+      .joined(separator: "\n")
+  }
+}
+
+/// Thrown by ``DependencyValues/shutdown()`` when a value's shutdown threw; the others still ran.
+public struct ShutdownError: Error, Sendable, CustomStringConvertible {
+  /// Everything the shutdown did, including each failure.
+  public let report: ShutdownReport
+
+  /// The values whose shutdown threw, with their key names.
+  public var failures: [ShutdownReport.Failure] { report.failures }
+
+  /// One line per failure: `shutdown failed: PoolKey: connection reset`.
+  public var description: String {
+    failures.map { "shutdown failed: \($0)" }.joined(separator: "\n")
+  }
+}
+
+/// Runs the shutdowns of a set of built values in reverse dependency order.
+enum Shutdown {
+  static func run(_ values: [BuiltValue]) async -> ShutdownReport {
+    var targets: [ObjectIdentifier: (name: String, value: any DependencyShutdown)] = [:]
+    for built in values {
+      if let value = built.anyValue as? any DependencyShutdown {
+        targets[built.key.id] = (built.key.name, value)
+      }
+    }
+    // A value waits for every value that read it, directly or through other keys.
+    var readers: [ObjectIdentifier: Int] = [:]
+    var readBy: [ObjectIdentifier: [ObjectIdentifier]] = [:]
+    for built in values where targets[built.key.id] != nil {
+      readers[built.key.id] = readers[built.key.id] ?? 0
+      for input in built.inputs where input != built.key.id && targets[input] != nil {
+        readers[input, default: 0] += 1
+        readBy[built.key.id, default: []].append(input)
+      }
+    }
+    var order: [String] = []
+    var failures: [ShutdownReport.Failure] = []
+    await withTaskGroup(of: (ObjectIdentifier, ShutdownReport.Failure?).self) { group in
+      func launch(_ id: ObjectIdentifier) {
+        let target = targets[id]!
+        order.append(target.name)
+        group.addTask {
+          do {
+            try await target.value.shutdown()
+            return (id, nil)
+          } catch {
+            return (id, ShutdownReport.Failure(key: target.name, error: error))
+          }
+        }
+      }
+      let ready = readers.filter { $0.value == 0 }.map(\.key)
+      for id in ready.sorted(by: { targets[$0]!.name < targets[$1]!.name }) { launch(id) }
+      while let (id, failure) = await group.next() {
+        if let failure { failures.append(failure) }
+        var next: [ObjectIdentifier] = []
+        for input in readBy[id] ?? [] {
+          readers[input]! -= 1
+          if readers[input] == 0 { next.append(input) }
+        }
+        for id in next.sorted(by: { targets[$0]!.name < targets[$1]!.name }) { launch(id) }
+      }
+    }
+    let shutDown = Set(targets.keys)
+    let retired = values.filter { built in
+      shutDown.contains(built.key.id) || !built.inputs.isDisjoint(with: shutDown)
+    }
+    return ShutdownReport(
+      order: order,
+      failures: failures,
+      retired: Set(retired.map(\.key.id))
+    )
+  }
+}
+
+extension BuiltValue {
+  /// The value, as its key's `Value`.
+  var anyValue: any Sendable {
+    func open<Key: DependencyKey>(_ key: Key.Type) -> any Sendable { box.unbox(as: Key.Value.self) }
+    return open(key.type)
+  }
+}
+
+extension DependencyStorage {
+  /// The values built here that the storages this one derives from don't share.
+  var ownBuiltValues: [BuiltValue] {
+    var inherited: Set<ObjectIdentifier> = []
+    var node = parent
+    while let ancestor = node {
+      for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
+      node = ancestor.parent
+    }
+    return builtValues.filter { !inherited.contains(ObjectIdentifier($0.box)) }
+  }
+}
+
+/// Stops because `Key`'s value was read after its container shut it down.
+func stopReadAfterShutdown<Key: DependencyKey>(
+  _ key: Key.Type,
+  context: DependencyContext
+) -> Never {
+  let name = Key.debugName
+  let message = """
+    TinyDependency: \(name) was read after `shutdown()` shut it down (or a value it read) in \
+    the \(context) context; what it holds is gone.
+    Read dependencies only before `shutdown()`: finish or cancel the work that reads \(name) \
+    (requests, background tasks) first, then shut down.
+    """
+  SystemInterface.writeToStandardError(message)
+  fatalError(message)
+}

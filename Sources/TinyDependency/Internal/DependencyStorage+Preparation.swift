@@ -1,0 +1,57 @@
+/// What preparation (async keys) and shutdown need from a storage: values stored without a
+/// synchronous build, and values retired after their shutdown.
+extension DependencyStorage {
+  /// The value of `id` built here or shared from an ancestor, without building anything.
+  func existingBuiltValue(for id: ObjectIdentifier) -> BuiltValue? {
+    if let built = builtValue(for: id) { return built }
+    guard case .share(let inherited) = lookAbove(for: id) else { return nil }
+    return state.withLock { state in
+      if case .built(let earlier)? = state.entries[id] { return earlier }
+      guard state.entries[id] == nil else { return nil }
+      adopt(inherited, as: id, in: &state)
+      return inherited
+    }
+  }
+
+  /// Keeps a value that `prepare` built as this storage's built value of `id`; returns false,
+  /// storing nothing, when the storage already has or builds one.
+  func storePrepared(_ id: ObjectIdentifier, _ built: BuiltValue) -> Bool {
+    let stored = state.withLock { state in
+      guard state.entries[id] == nil else { return false }
+      adopt(built, as: id, in: &state)
+      state.retired.ids.remove(id)
+      return true
+    }
+    if stored { state.broadcast() }
+    return stored
+  }
+
+  /// Forgets the values of `ids` after they were shut down: reads of them stop from now on.
+  func retire(_ ids: Set<ObjectIdentifier>) {
+    state.withLock { state in
+      for id in ids {
+        guard case .built(let built)? = state.entries[id] else { continue }
+        state.entries[id] = nil
+        builtIndex.remove(id)
+        state.retired.ids.insert(id)
+        state.retired.values.append(built)
+      }
+    }
+  }
+
+  /// Whether `id`'s value was shut down here or in a storage this one derives from.
+  func wasShutDown(_ id: ObjectIdentifier) -> Bool {
+    var node: DependencyStorage? = self
+    while let storage = node {
+      if storage.state.withLock({ $0.retired.ids.contains(id) }) { return true }
+      node = storage.parent
+    }
+    return false
+  }
+}
+
+/// Values a storage shut down, kept for reads still in flight.
+struct RetiredValues {
+  var ids: Set<ObjectIdentifier> = []
+  var values: [BuiltValue] = []
+}

@@ -1,0 +1,179 @@
+/// One build of an async key's value in one container, observed by everyone who needs it.
+///
+/// The build runs in a task of its own, so that concurrent prepares of the same key share it;
+/// its builder is cancelled when everyone observing it stopped. Observers are callbacks run when
+/// the build settles, so a prepare of many keys waits for all of them in one task, and a
+/// build's deadline is the watchdog of the prepare that waits for it.
+///
+/// `@unchecked Sendable`: the mutable state is guarded by `lock`; `awaiting` by
+/// ``AwaitingBuilds``.
+final class PendingBuild: @unchecked Sendable {
+  typealias Observer = @Sendable (Result<BuiltValue, any Error>) -> Void
+
+  let key: KeyType
+  let frame: BuildFrame
+  /// Orders builds by when they were made, so a cycle is reported from the one made first.
+  let serial = PendingBuild.serials.next()
+  private static let serials = Counter()
+
+  private let lock = Lock()
+  private var result: Result<BuiltValue, PreparationError>?
+  private var observers: [UInt64: Observer] = [:]
+  private var nextObserver: UInt64 = 0
+  private var task: Task<Void, Never>?
+  /// Called with this build when it is given up before its builder finished.
+  private var onGiveUp: (@Sendable (PendingBuild) -> Void)?
+  private var abandoned = false
+
+  /// The build whose value this one's builder awaits right now, if any; for finding cycles.
+  var awaiting: PendingBuild?
+
+  /// The build whose builder runs in the current task, if any.
+  @TaskLocal static var current: PendingBuild?
+
+  init(key: KeyType, frame: BuildFrame) {
+    self.key = key
+    self.frame = frame
+  }
+
+  /// Starts `body` in a task of its own.
+  func start(
+    onGiveUp: @escaping @Sendable (PendingBuild) -> Void,
+    _ body: @escaping @Sendable () async -> Void
+  ) {
+    lock.withLock {
+      self.onGiveUp = onGiveUp
+      task = Task { await PendingBuild.$current.withValue(self) { await body() } }
+    }
+  }
+
+  /// Whether the build has an outcome, so a late value must be disposed of by its builder.
+  var isSettled: Bool { lock.withLock { result != nil } }
+
+  /// Whether everyone who observed the build stopped before it settled, so its builder was
+  /// cancelled: a new caller waits for it to end, then builds again if it has to.
+  var isAbandoned: Bool { lock.withLock { abandoned && result == nil } }
+
+  /// Ends the build with `outcome` and tells its observers; returns false if it had already
+  /// ended (it timed out), in which case nothing changes.
+  @discardableResult
+  func settle(_ outcome: Result<BuiltValue, PreparationError>) -> Bool {
+    let told = lock.withLock { () -> [Observer]? in
+      guard result == nil else { return nil }
+      result = outcome
+      // The builder's task and the give-up callback refer back to this build: let them go.
+      task = nil
+      onGiveUp = nil
+      defer { observers = [:] }
+      return Array(observers.values)
+    }
+    guard let told else { return false }
+    let delivered = outcome.mapError { $0 as any Error }
+    for observer in told { observer(delivered) }
+    return true
+  }
+
+  /// Fails the build before its builder finished, and cancels the builder.
+  func giveUp(_ reason: PreparationError.Reason) {
+    let (task, onGiveUp) = lock.withLock { (self.task, self.onGiveUp) }
+    onGiveUp?(self)
+    if settle(.failure(PreparationError(path: [key.name], reason: reason))) {
+      task?.cancel()
+    }
+  }
+
+  /// Cancels the builder; the build still settles when the builder returns.
+  func cancel() {
+    lock.withLock { task }?.cancel()
+  }
+
+  /// Calls `observer` when the build settles; returns the observation's number, or the
+  /// outcome at once (not calling `observer`) if the build already settled.
+  func observe(_ observer: @escaping Observer) -> (
+    id: UInt64?, ready: Result<BuiltValue, any Error>?
+  ) {
+    lock.withLock {
+      if let result { return (nil, result.mapError { $0 }) }
+      nextObserver += 1
+      observers[nextObserver] = observer
+      return (nextObserver, nil)
+    }
+  }
+
+  /// Stops an observation; returns its observer if it had not been called. When nobody
+  /// observes the build any more, its builder is cancelled.
+  @discardableResult
+  func stopObserving(_ id: UInt64) -> Observer? {
+    let (observer, abandon) = lock.withLock { () -> (Observer?, Bool) in
+      guard result == nil, let observer = observers.removeValue(forKey: id) else {
+        return (nil, false)
+      }
+      if observers.isEmpty { abandoned = true }
+      return (observer, observers.isEmpty)
+    }
+    // The builder ends as it can; its outcome settles the build (a value it still makes is
+    // kept, since the container can shut it down), so a shutdown waiting for it sees it.
+    if abandon { cancel() }
+    return observer
+  }
+
+  /// Waits for the build's value. If the waiting task is cancelled, it stops waiting with a
+  /// `CancellationError`, and the builder is cancelled when nobody waits for it any more.
+  func value() async throws -> BuiltValue {
+    let slot = ObservationSlot()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let (id, ready) = observe { continuation.resume(with: $0) }
+        if let ready { return continuation.resume(with: ready) }
+        if !slot.register(id!), let observer = stopObserving(id!) {
+          observer(.failure(CancellationError()))
+        }
+      }
+    } onCancel: {
+      if let id = slot.cancel(), let observer = stopObserving(id) {
+        observer(.failure(CancellationError()))
+      }
+    }
+  }
+}
+
+/// The observation a waiting task made, for its cancellation handler, which may run first.
+///
+/// `@unchecked Sendable`: `state` is guarded by `lock`.
+final class ObservationSlot: @unchecked Sendable {
+  private let lock = Lock()
+  private var id: UInt64?
+  private var cancelled = false
+
+  /// Records the observation; false if the task was already cancelled.
+  func register(_ id: UInt64) -> Bool {
+    lock.withLock {
+      self.id = id
+      return !cancelled
+    }
+  }
+
+  /// Marks the task cancelled; returns the observation to stop, if there is one yet.
+  func cancel() -> UInt64? {
+    lock.withLock {
+      cancelled = true
+      return id
+    }
+  }
+}
+
+/// Runs `body`; if it is still running after `seconds`, calls `onTimeout` (once) from another
+/// task, which must make `body` end.
+func withWatchdog<R>(
+  seconds: Double,
+  onTimeout: @escaping @Sendable () -> Void,
+  _ body: () async throws -> R
+) async rethrows -> R {
+  let nanoseconds = UInt64(max(0, min(seconds, 1e9)) * 1e9)
+  let watchdog = Task {
+    do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
+    onTimeout()
+  }
+  defer { watchdog.cancel() }
+  return try await body()
+}

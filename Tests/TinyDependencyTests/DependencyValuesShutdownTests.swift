@@ -1,0 +1,214 @@
+import Testing
+import TinyDependency
+
+@Suite("shutdown closes values in reverse dependency order, each once")
+struct DependencyValuesShutdownTests {
+  // MARK: - Order
+
+  @Test func aValueIsShutDownBeforeEverythingItRead() async throws {
+    let (values, log) = asyncContainer(buildMilliseconds: 5)
+    try await values.prepare([FrontKey.self])
+    let report = try await values.shutdown()
+    #expect(report.order.first == "FrontKey")
+    #expect(report.order.last == "PoolKey")
+    #expect(Set(report.order) == ["FrontKey", "UsersKey", "OrdersKey", "PoolKey"])
+    let events = log.all
+    let poolShutdown = try #require(events.firstIndex(of: "shutdown Pool"))
+    let appDone = try #require(events.firstIndex(of: "shutdown done Front"))
+    for service in ["Users", "Orders"] {
+      let start = try #require(events.firstIndex(of: "shutdown \(service)"))
+      let done = try #require(events.firstIndex(of: "shutdown done \(service)"))
+      #expect(appDone < start, "\(events)")
+      #expect(done < poolShutdown, "\(events)")
+    }
+  }
+
+  @Test func independentValuesAreShutDownConcurrently() async throws {
+    let (values, log) = asyncContainer(buildMilliseconds: 100)
+    try await values.prepare([UsersKey.self, OrdersKey.self])
+    try await values.shutdown()
+    let events = log.all
+    let lastStart = max(
+      events.firstIndex(of: "shutdown Users")!,
+      events.firstIndex(of: "shutdown Orders")!
+    )
+    let firstDone = min(
+      events.firstIndex(of: "shutdown done Users")!,
+      events.firstIndex(of: "shutdown done Orders")!
+    )
+    #expect(lastStart < firstDone, "\(events)")
+  }
+
+  @Test func aValueReadThroughASyncKeyStillWaitsForItsReader() async throws {
+    let (values, _) = asyncContainer()
+    try await values.prepare([UsersKey.self])
+    // UsersHandlerKey is not a resource, but it read Users; Users still goes before Pool.
+    _ = values[UsersHandlerKey.self]
+    let report = try await values.shutdown()
+    #expect(report.order == ["UsersKey", "PoolKey"])
+  }
+
+  @Test func synchronousValuesAreShutDownTooAfterTheValuesThatReadThem() async throws {
+    let (values, _) = asyncContainer()
+    try await values.prepare([CachedUsersKey.self])
+    let cache = values[CacheKey.self]
+    let report = try await values.shutdown()
+    #expect(report.order == ["CachedUsersKey", "CacheKey"])
+    #expect(cache.shutdownCount == 1)
+  }
+
+  // MARK: - Once
+
+  @Test func eachValueIsShutDownOnceEvenWhenShutdownIsCalledConcurrently() async throws {
+    let (values, log) = asyncContainer(buildMilliseconds: 20)
+    try await values.prepare([FrontKey.self])
+    let app = values[FrontKey.self]
+    async let first = values.shutdown()
+    async let second = values.shutdown()
+    let reports = try await [first, second]
+    #expect(reports[0].order == reports[1].order)
+    #expect(app.shutdownCount == 1)
+    #expect(log.count("shutdown Pool") == 1)
+    let again = try await values.shutdown()
+    #expect(again.order == reports[0].order)
+    #expect(log.count("shutdown Pool") == 1)
+  }
+
+  @Test func overridesAreNotShutDown() async throws {
+    let (base, log) = asyncContainer()
+    var values = base
+    let given = Resource("Given", settings: values.asyncSettings)
+    values[PoolKey.self] = given
+    try await values.prepare([UsersKey.self])
+    let report = try await values.shutdown()
+    #expect(report.order == ["UsersKey"])
+    #expect(given.shutdownCount == 0)
+    #expect(log.count("shutdown Given") == 0)
+  }
+
+  // MARK: - Errors
+
+  @Test func failuresAreCollectedWithKeyNamesAndDoNotStopTheOthers() async throws {
+    let (values, log) = asyncContainer(failingShutdown: ["Users", "Pool"])
+    try await values.prepare([UsersKey.self, OrdersKey.self])
+    let error = try await #require(throws: ShutdownError.self) { try await values.shutdown() }
+    #expect(Set(error.failures.map(\.key)) == ["UsersKey", "PoolKey"])
+    #expect(error.failures.allSatisfy { $0.error is Refused })
+    #expect(error.report.order.count == 3)
+    #expect(log.count("shutdown done Orders") == 1)
+    #expect("\(error)".contains("shutdown failed: PoolKey: connection refused"))
+  }
+
+  // MARK: - Shutdown while preparing
+
+  @Test func shutdownWhilePreparingCancelsTheBuildAndRefusesNewOnes() async throws {
+    let (values, log) = asyncContainer()
+    let preparing = Task { try await values.prepare([SlowKey.self]) }
+    while log.count("start Slow") == 0 { await Task.yield() }
+    try await values.shutdown()
+    await #expect(throws: (any Error).self) { try await preparing.value }
+    let error = try await #require(throws: PreparationError.self) {
+      try await values.prepare([PoolKey.self])
+    }
+    #expect(error.description.contains("the container was shut down"))
+    #expect(log.count("start Pool") == 0)
+  }
+
+  @Test func aValueBuiltDespiteShutdownIsShutDownToo() async throws {
+    let (values, log) = asyncContainer(buildMilliseconds: 100)
+    let preparing = Task { try await values.prepare([StubbornKey.self]) }
+    while log.count("start Stubborn") == 0 { await Task.yield() }
+    try await values.shutdown()
+    // The stubborn build ignored its cancellation and finished; its value was not leaked.
+    #expect(log.count("shutdown done Stubborn") == 1)
+    _ = try? await preparing.value
+  }
+
+  // MARK: - Scopes
+
+  @Test func aPreparedScopeShutsDownItsOwnValuesWhenItEnds() async throws {
+    let (values, log) = asyncContainer()
+    try await values.prepare([PoolKey.self])
+    let users = try await withDependencies(values) {
+      try await withPreparedDependencies([UsersKey.self]) {
+        DependencyValues.current[UsersKey.self]
+      }
+    }
+    #expect(users.shutdownCount == 1)
+    #expect(log.count("shutdown Pool") == 0, "the pool belongs to the container around")
+    try await values.shutdown()
+    #expect(log.count("shutdown Pool") == 1)
+    #expect(log.count("shutdown Users") == 1)
+  }
+
+  @Test func aPreparedScopeShutsDownEvenWhenItsOperationThrows() async throws {
+    let (values, log) = asyncContainer()
+    await #expect(throws: Refused.self) {
+      try await withDependencies(values) {
+        try await withPreparedDependencies([PoolKey.self]) {
+          throw Refused()
+        }
+      }
+    }
+    #expect(log.count("shutdown Pool") == 1)
+  }
+
+  @Test func aPreparedScopeGetsItsOverrides() async throws {
+    let (values, _) = asyncContainer()
+    let name = try await withDependencies(values) {
+      try await withPreparedDependencies([NamedPoolKey.self]) {
+        $0[PrefixKey.self] = "tenant"
+      } operation: {
+        DependencyValues.current[NamedPoolKey.self].name
+      }
+    }
+    #expect(name == "tenant-pool")
+    #expect(values.unpreparedKeys(among: [NamedPoolKey.self]).count == 1)
+  }
+
+  // MARK: - Reads after shutdown
+
+  @Test func readingAValueAfterShutdownStopsWithItsName() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      let values = DependencyValues(context: .default)
+      try await values.prepare([UsersKey.self])
+      try await values.shutdown()
+      _ = values[UsersKey.self]
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("UsersKey was read after `shutdown()` shut it down"))
+  }
+
+  @Test func readingAValueThatReadAShutDownValueStops() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      let values = DependencyValues(context: .default)
+      try await values.prepare([UsersKey.self])
+      _ = values[UsersHandlerKey.self]
+      try await values.shutdown()
+      _ = values[UsersHandlerKey.self]
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("UsersHandlerKey was read after `shutdown()`"))
+  }
+
+  @Test func aScopeMadeFromAShutDownContainerStopsToo() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      var values = DependencyValues(context: .default)
+      try await values.prepare([PoolKey.self])
+      try await values.shutdown()
+      values[PrefixKey.self] = "later"
+      _ = values[PoolKey.self]
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("PoolKey was read after `shutdown()`"))
+  }
+}
