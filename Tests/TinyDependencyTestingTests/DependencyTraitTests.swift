@@ -94,3 +94,34 @@ struct StrictModeTests {
     #expect(DependencyValues.current[LiveOnlyKey.self] == "live only")
   }
 }
+
+@Suite("A value given to a suite trait", .dependency(\.counter, Counter()))
+struct SuiteTraitValueTests {
+  /// Three tests share the suite's trait: each must get a counter of its own.
+  @Test func firstTestSeesAFreshCounter() async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test func secondTestSeesAFreshCounter() async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test func thirdTestSeesAFreshCounter() async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test(.dependency(CounterKey.self, Counter()), arguments: 0..<16)
+  func keyTypeTraitMakesTheValueForEachArgument(argument: Int) async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test(.dependency(\.counter, Counter()), arguments: 0..<16)
+  func keyPathTraitMakesTheValueForEachArgument(argument: Int) async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+}
