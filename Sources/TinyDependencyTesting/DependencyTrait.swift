@@ -69,14 +69,17 @@ extension Trait where Self == DependencyTrait {
   /// once; for an input, or a key whose test value must not be built, use
   /// ``dependency(_:_:)-(Key.Type,_)``.
   ///
+  /// `value` is evaluated anew for each test case, so a stateful test double given to a suite
+  /// or to a parameterized test is never shared between test cases.
+  ///
   /// - Parameters:
   ///   - keyPath: The registered property, such as `\.clock`.
-  ///   - value: The value to use.
+  ///   - value: The value to use, made for each test case.
   public static func dependency<Value: Sendable>(
     _ keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable,
-    _ value: Value
+    _ value: @autoclosure @escaping @Sendable () -> Value
   ) -> Self {
-    DependencyTrait(update: { $0[keyPath: keyPath] = value }, strict: nil)
+    DependencyTrait(update: { $0[keyPath: keyPath] = value() }, strict: nil)
   }
 
   /// Runs each test case with a fresh container in which one key is set, without reading it.
@@ -85,14 +88,16 @@ extension Trait where Self == DependencyTrait {
   /// @Test(.dependency(BaseURLKey.self, "https://example.com"))
   /// ```
   ///
+  /// `value` is evaluated anew for each test case.
+  ///
   /// - Parameters:
   ///   - key: The key type.
-  ///   - value: The value to use.
-  public static func dependency<Key: DependencyKey>(_ key: Key.Type, _ value: Key.Value) -> Self {
-    DependencyTrait(
-      update: update(applying: KeySetter<Key>(value: UncheckedValue(value))),
-      strict: nil
-    )
+  ///   - value: The value to use, made for each test case.
+  public static func dependency<Key: DependencyKey>(
+    _ key: Key.Type,
+    _ value: @autoclosure @escaping @Sendable () -> Key.Value
+  ) -> Self {
+    DependencyTrait(update: update(applying: KeySetter<Key>(make: value)), strict: nil)
   }
 
   /// Reports, as an issue of the test, every key read without a `testValue` of its own.
@@ -110,13 +115,6 @@ enum TestScopes {
   @TaskLocal static var isInsideTrait = false
 }
 
-/// A value a `@Sendable` closure may capture. `@unchecked Sendable`: it holds a key's value,
-/// which `DependencyKey` requires to be `Sendable`.
-struct UncheckedValue<Value: Sendable>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}
-
 /// Sets one key on a container.
 protocol ValueSetter: Sendable {
   func apply(to values: inout DependencyValues)
@@ -130,9 +128,9 @@ func update(applying setter: any ValueSetter) -> @Sendable (inout DependencyValu
 
 /// Sets one key; the key type is a generic parameter rather than a captured metatype.
 struct KeySetter<Key: DependencyKey>: ValueSetter {
-  let value: UncheckedValue<Key.Value>
+  let make: @Sendable () -> Key.Value
 
   func apply(to values: inout DependencyValues) {
-    values[Key.self] = value.value
+    values[Key.self] = make()
   }
 }
