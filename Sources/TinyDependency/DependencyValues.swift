@@ -62,7 +62,7 @@ public struct DependencyValues: Sendable {
     get {
       // The fast path: an override, or a value already built here, with no build to record.
       let id = ObjectIdentifier(key)
-      if frame == nil {
+      if frame == nil, storage.testScope == nil {
         if let box = storage.overrides.unmanagedBox(for: id) ?? storage.builtBox(for: id) {
           return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
         }
@@ -71,6 +71,7 @@ public struct DependencyValues: Sendable {
     }
     set {
       setOverride(Box(newValue), for: ObjectIdentifier(key))
+      storage.testScope?.noteOverride(key)
     }
   }
 
@@ -78,9 +79,11 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, id: ObjectIdentifier) -> Key.Value {
     if let box = storage.overrides[id] {
+      storage.testScope?.noteRead(key, isOverride: true)
       frame?.record(Key.self, inputs: [])
       return box.unbox(as: Key.Value.self)
     }
+    storage.testScope?.noteRead(key, isOverride: false)
     return storage.value(for: key, id: id, in: self)
   }
 
@@ -153,6 +156,7 @@ extension DependencyValues {
   @inlinable
   public static var current: DependencyValues {
     if let bound { return bound }
+    if processRoot.storage.routesUnboundReads { return TestRoots.unboundValues() }
     return processRoot
   }
 

@@ -16,7 +16,7 @@ public import TinyDependency
 /// never seen by another, even when tests run in parallel. Traits nest: a suite's overrides
 /// apply first, then those of the test.
 public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
-  let update: @Sendable (inout DependencyValues) -> Void
+  let update: @Sendable (inout DependencyValues) async throws -> Void
   let strict: Bool?
 
   /// Applies to every test in a suite, not to the suite as a whole.
@@ -28,23 +28,50 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
   }
 
   /// Runs the test case with a fresh root container (or the enclosing trait's), updated.
+  ///
+  /// The outermost trait of a test case ends its container when the test returns: a later read
+  /// through it is reported, and in strict mode so is every override that no read used.
   public func provideScope(
     for test: Test,
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
+    let isOutermost = !TestScopes.isInsideTrait
     var values =
-      TestScopes.isInsideTrait ? DependencyValues.current : DependencyValues(context: .test)
+      isOutermost
+      ? DependencyValues(context: .test, testScope: TestScope(name: test.name, strict: false))
+      : DependencyValues.current
     // A key-path write reads the property first: that read is the trait's, not the test's.
     let strictAround = values.reportsLiveFallbacks
     values.reportsLiveFallbacks = false
-    update(&values)
+    try await update(&values)
     values.reportsLiveFallbacks = strict ?? strictAround
+    if strict == true { values.testScope?.makeStrict() }
+    values.testScope?.forgetReads()
+    defer {
+      if isOutermost, let scope = values.testScope {
+        let unused = scope.end()
+        if scope.isStrict && !unused.isEmpty {
+          Issue.record(
+            Comment(rawValue: DependencyTrait.unusedOverridesMessage(unused, test: test.name)),
+            sourceLocation: test.sourceLocation
+          )
+        }
+      }
+    }
     try await withDependencies(values) {
       try await TestScopes.$isInsideTrait.withValue(true) {
         try await function()
       }
     }
+  }
+
+  /// The report of overrides that no read used.
+  static func unusedOverridesMessage(_ keys: [String], test: String) -> String {
+    "Test \(test) overrode \(keys.joined(separator: ", ")) but nothing read "
+      + (keys.count == 1 ? "it" : "them")
+      + ": the override has no effect, so the test may pass for the wrong reason. Remove it, "
+      + "or make the code under test read the dependency from the test's scope."
   }
 }
 
@@ -57,8 +84,13 @@ extension Trait where Self == DependencyTrait {
   /// Runs each test case with a fresh container, updated by `update`.
   ///
   /// - Parameter update: Sets the values the test runs with.
+  /// The closure may be `async` and may throw: a thrown error fails the test case.
+  ///
+  /// ```swift
+  /// @Test(.dependencies { $0.session = try await Session.signedIn() })
+  /// ```
   public static func dependencies(
-    _ update: @escaping @Sendable (inout DependencyValues) -> Void
+    _ update: @escaping @Sendable (inout DependencyValues) async throws -> Void
   ) -> Self {
     DependencyTrait(update: update, strict: nil)
   }
@@ -100,10 +132,14 @@ extension Trait where Self == DependencyTrait {
     DependencyTrait(update: update(applying: KeySetter<Key>(make: value)), strict: nil)
   }
 
-  /// Reports, as an issue of the test, every key read without a `testValue` of its own.
+  /// Reports, as issues of the test, keys read without a `testValue` of their own, overrides
+  /// that no read used, and reads after the test ended.
   ///
-  /// The read still returns the live default, as it would without the trait; the issue names
-  /// the key and the builds that read it.
+  /// A read without a `testValue` still returns the live default, as it would without the
+  /// trait; the issue names the key and the builds that read it. At the end of the test, every
+  /// key the test overrode (with a trait, or `withDependencies` inside it) that no read used is
+  /// reported by name. A read through the test's dependencies after it ended (a `Task` it did
+  /// not await, say) becomes an issue instead of a warning.
   public static var strictDependencies: Self {
     DependencyTrait(update: { _ in }, strict: true)
   }

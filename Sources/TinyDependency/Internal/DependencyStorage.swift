@@ -58,6 +58,14 @@ final class DependencyStorage: @unchecked Sendable {
   let isProcessRoot: Bool
   /// Set for a container that traces a graph, and inherited by the storages derived from it.
   let recorder: TraceRecorder?
+  /// The test this storage belongs to, inherited by the storages derived from it: reads through
+  /// it take the slow path, which tells the test (see `TestScope`).
+  @usableFromInline
+  let testScope: TestScope?
+  /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
+  /// set on the process root when that product is linked (see `TestRoots`).
+  @usableFromInline
+  let routesUnboundReads: Bool
   /// The values set on this storage and on the ones it derives from.
   @usableFromInline @exclusivity(unchecked)
   private(set) var overrides: PersistentMap
@@ -108,12 +116,15 @@ final class DependencyStorage: @unchecked Sendable {
   init(
     context: DependencyContext?,
     isProcessRoot: Bool = false,
-    recorder: TraceRecorder? = nil
+    recorder: TraceRecorder? = nil,
+    testScope: TestScope? = nil
   ) {
     self.parent = nil
     self.depth = 0
     self.isProcessRoot = isProcessRoot
     self.recorder = recorder
+    self.testScope = testScope
+    self.routesUnboundReads = isProcessRoot && TestRoots.provider != nil
     self.overrides = PersistentMap()
     self.context = context ?? ContextDetection.process.context
     self.choosesContext = context != nil
@@ -140,6 +151,8 @@ final class DependencyStorage: @unchecked Sendable {
     self.depth = parent.depth + 1
     self.isProcessRoot = false
     self.recorder = parent.recorder
+    self.testScope = parent.testScope
+    self.routesUnboundReads = false
     self.overrides = parent.overridesForDerivedStorage()
     self.reportsLiveFallbacks = parent.reportsLiveFallbacks
     self.context = parent.context
