@@ -28,9 +28,16 @@ public func reportIssue(
 
 /// The error an ``unimplemented(_:fileID:filePath:line:column:)-(_,_,_,_,_)`` closure throws when
 /// it is called.
-public struct UnimplementedError: Error, Sendable, CustomStringConvertible {
+public struct UnimplementedError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The endpoint that was called, as given to `unimplemented`.
   public let endpoint: String
+
+  /// Creates the error of a call of `endpoint`.
+  ///
+  /// - Parameter endpoint: The endpoint's name.
+  public init(endpoint: String) {
+    self.endpoint = endpoint
+  }
 
   /// The endpoint, and that it is unimplemented.
   public var description: String { "\(endpoint) is unimplemented" }
@@ -136,6 +143,7 @@ public func unimplemented<R>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call.
+@_disfavoredOverload
 public func unimplemented(
   _ endpoint: String,
   fileID: String = #fileID,
@@ -233,6 +241,7 @@ public func unimplemented<A, R>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call.
+@_disfavoredOverload
 public func unimplemented<A>(
   _ endpoint: String,
   fileID: String = #fileID,
@@ -330,6 +339,7 @@ public func unimplemented<A, B, R>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call.
+@_disfavoredOverload
 public func unimplemented<A, B>(
   _ endpoint: String,
   fileID: String = #fileID,
@@ -427,6 +437,7 @@ public func unimplemented<A, B, C, R>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call.
+@_disfavoredOverload
 public func unimplemented<A, B, C>(
   _ endpoint: String,
   fileID: String = #fileID,
