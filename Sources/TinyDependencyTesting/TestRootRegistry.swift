@@ -23,7 +23,8 @@ enum TestRootRegistry {
   /// `@unchecked Sendable`: XCTest starts and finishes test methods on one thread; the test case
   /// is only used to record failures while it runs.
   struct XCTestRoot: @unchecked Sendable {
-    let testCase: XCTestCase
+    /// The test method; nil for the one that was running when the observer was registered.
+    let testCase: XCTestCase?
     let values: DependencyValues
   }
 
@@ -81,11 +82,13 @@ enum TestRootRegistry {
 
   // MARK: - XCTest
 
-  /// Registers the observer once, on the first question asked of the registry: the test method
-  /// running at that moment (if any) keeps the process root; every later one gets its own.
+  /// Registers the observer once, on the first question asked of the registry. Asked on the main
+  /// thread outside Swift Testing, that is from inside an XCTest test method (or its `setUp`),
+  /// the method gets a root too, which ends when the observer sees it finish.
   private static let registerObserver: Void = {
     let observer = RootObserver()
     if Thread.isMainThread {
+      if Test.current == nil { start(nil) }
       MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
     } else {
       DispatchQueue.main.async {
@@ -94,8 +97,8 @@ enum TestRootRegistry {
     }
   }()
 
-  static func start(_ testCase: XCTestCase) {
-    let scope = TestScope(name: testCase.name, strict: false)
+  static func start(_ testCase: XCTestCase?) {
+    let scope = TestScope(name: testCase?.name ?? "(the running XCTest)", strict: false)
     let root = XCTestRoot(
       testCase: testCase,
       values: DependencyValues(context: nil, testScope: scope)
@@ -110,7 +113,9 @@ enum TestRootRegistry {
     let root = xcTest
     xcTest = nil
     lock.unlock()
-    root?.values.testScope?.end()
+    guard let scope = root?.values.testScope else { return }
+    if root?.testCase == nil { scope.name = testCase.name }
+    scope.end()
   }
 }
 

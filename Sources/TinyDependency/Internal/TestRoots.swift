@@ -73,9 +73,9 @@ extension DependencyValues {
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`; the rest is immutable.
 @usableFromInline
 package final class TestScope: @unchecked Sendable {
-  /// The test's name, as reports show it.
-  package let name: String
   private let lock = Lock()
+  /// Guarded by `lock`.
+  private var testName: String
   /// Guarded by `lock`.
   private var strict: Bool
   private var endedAt: UInt64?
@@ -88,8 +88,14 @@ package final class TestScope: @unchecked Sendable {
 
   /// Creates the scope of a test named `name`.
   package init(name: String, strict: Bool) {
-    self.name = name
+    self.testName = name
     self.strict = strict
+  }
+
+  /// The test's name, as reports show it.
+  package var name: String {
+    get { lock.withLock { testName } }
+    set { lock.withLock { testName = newValue } }
   }
 
   /// Whether reads after the end are issues rather than warnings, and the test's reads of
