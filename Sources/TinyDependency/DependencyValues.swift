@@ -62,16 +62,14 @@ public struct DependencyValues: Sendable {
     get {
       // The fast path: an override, or a value already built here, with no build to record.
       let id = ObjectIdentifier(key)
-      if frame == nil, storage.testScope == nil {
-        if let box = storage.overrides.unmanagedBox(for: id) ?? storage.builtBox(for: id) {
-          return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
-        }
+      if frame == nil, let box = storage.fastBox(for: id) {
+        return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
       }
       return resolve(key, id: id)
     }
     set {
       setOverride(Box(newValue), for: ObjectIdentifier(key))
-      storage.testScope?.noteOverride(key)
+      noteOverride(key)
     }
   }
 
@@ -85,6 +83,12 @@ public struct DependencyValues: Sendable {
     }
     storage.testScope?.noteRead(key, isOverride: false)
     return storage.value(for: key, id: id, in: self)
+  }
+
+  /// Tells the test this container belongs to that `Key` was overridden.
+  @usableFromInline
+  func noteOverride<Key: DependencyKey>(_ key: Key.Type) {
+    storage.testScope?.noteOverride(key)
   }
 
   @usableFromInline
@@ -156,8 +160,9 @@ extension DependencyValues {
   @inlinable
   public static var current: DependencyValues {
     if let bound { return bound }
-    if processRoot.storage.routesUnboundReads { return TestRoots.unboundValues() }
-    return processRoot
+    let root = processRoot
+    if root.storage.routesUnboundReads { return TestRoots.unboundValues() }
+    return root
   }
 
   /// Runs `operation` with `values` bound as ``current``.

@@ -36,7 +36,6 @@ enum TestRootRegistry {
 
   /// The root of the running test, made on its first read; nil outside tests.
   static func currentRoot() -> DependencyValues? {
-    registerObserver
     if let test = Test.current {
       let key = CaseKey(test: test.id, testCase: Test.Case.current.flatMap(identity(of:)))
       lock.lock()
@@ -46,6 +45,7 @@ enum TestRootRegistry {
       roots[key] = root
       return root
     }
+    registerObserverOnTheMainThread()
     lock.lock()
     defer { lock.unlock() }
     return xcTest?.values
@@ -53,7 +53,7 @@ enum TestRootRegistry {
 
   /// The XCTest test method that is running, if any.
   static var currentTestCase: XCTestCase? {
-    registerObserver
+    if Test.current == nil { registerObserverOnTheMainThread() }
     lock.lock()
     defer { lock.unlock() }
     return xcTest?.testCase
@@ -82,20 +82,25 @@ enum TestRootRegistry {
 
   // MARK: - XCTest
 
-  /// Registers the observer once, on the first question asked of the registry. Asked on the main
-  /// thread outside Swift Testing, that is from inside an XCTest test method (or its `setUp`),
-  /// the method gets a root too, which ends when the observer sees it finish.
-  private static let registerObserver: Void = {
-    let observer = RootObserver()
-    if Thread.isMainThread {
-      if Test.current == nil { start(nil) }
-      MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
-    } else {
-      DispatchQueue.main.async {
-        MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
-      }
+  /// `nonisolated(unsafe)`: guarded by `lock`.
+  nonisolated(unsafe) private static var isObserving = false
+
+  /// Registers the observer once, the first time the registry is asked on the main thread
+  /// outside Swift Testing, that is from inside an XCTest test method (or its `setUp`): that
+  /// method gets a root too, which ends when the observer sees it finish. XCTest starts and
+  /// finishes test methods on the main thread.
+  private static func registerObserverOnTheMainThread() {
+    guard Thread.isMainThread else { return }
+    lock.lock()
+    let register = !isObserving
+    isObserving = true
+    lock.unlock()
+    guard register else { return }
+    start(nil)
+    MainActor.assumeIsolated {
+      XCTestObservationCenter.shared.addTestObserver(RootObserver())
     }
-  }()
+  }
 
   static func start(_ testCase: XCTestCase?) {
     let scope = TestScope(name: testCase?.name ?? "(the running XCTest)", strict: false)

@@ -13,7 +13,7 @@ extension XCTestCase {
   /// fails the test.
   ///
   /// Without this helper, each test method still gets a root container of its own while
-  /// TinyDependencyTesting is linked (see <doc:TinyDependencyTesting#Isolation-without-a-trait>).
+  /// TinyDependencyTesting is linked.
   ///
   /// Call it from a test method, or wrap every test by overriding `invokeTest()`:
   ///

@@ -60,8 +60,9 @@ final class DependencyStorage: @unchecked Sendable {
   let recorder: TraceRecorder?
   /// The test this storage belongs to, inherited by the storages derived from it: reads through
   /// it take the slow path, which tells the test (see `TestScope`).
-  @usableFromInline
   let testScope: TestScope?
+  /// Whether `testScope` is set.
+  let belongsToTest: Bool
   /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
   /// set on the process root when that product is linked (see `TestRoots`).
   @usableFromInline
@@ -124,6 +125,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.isProcessRoot = isProcessRoot
     self.recorder = recorder
     self.testScope = testScope
+    self.belongsToTest = testScope != nil
     self.routesUnboundReads = isProcessRoot && TestRoots.provider != nil
     self.overrides = PersistentMap()
     self.context = context ?? ContextDetection.process.context
@@ -152,6 +154,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.isProcessRoot = false
     self.recorder = parent.recorder
     self.testScope = parent.testScope
+    self.belongsToTest = parent.belongsToTest
     self.routesUnboundReads = false
     self.overrides = parent.overridesForDerivedStorage()
     self.reportsLiveFallbacks = parent.reportsLiveFallbacks
@@ -216,6 +219,16 @@ final class DependencyStorage: @unchecked Sendable {
   }
 
   // MARK: - Resolving
+
+  /// The override or built value for `id`, for a read that records nothing: the fast path of
+  /// every read. Nil for a storage that belongs to a test, whose reads the test must see.
+  ///
+  /// The box is unretained; it lives as long as this storage.
+  @usableFromInline
+  func fastBox(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
+    guard !belongsToTest else { return nil }
+    return overrides.unmanagedBox(for: id) ?? builtIndex.box(for: id)
+  }
 
   /// The value already built here for `id`, if any: the fast path of every read.
   ///

@@ -111,7 +111,6 @@ package final class TestScope: @unchecked Sendable {
   package var hasEnded: Bool { lock.withLock { endedAt != nil } }
 
   /// Records that `Key` was overridden in one of the test's containers.
-  @usableFromInline
   func noteOverride<Key: DependencyKey>(_ key: Key.Type) {
     let name = Key.debugName
     lock.withLock {
