@@ -26,8 +26,7 @@ public func reportIssue(
   IssueReporter.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
-/// The error an ``unimplemented(_:fileID:filePath:line:column:)-(_,_,_,_,_)`` closure throws when
-/// it is called.
+/// The error that a throwing closure made by `unimplemented(_:)` throws when it is called.
 public struct UnimplementedError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The endpoint that was called, as given to `unimplemented`.
   public let endpoint: String
