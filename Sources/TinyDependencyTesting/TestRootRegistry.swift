@@ -9,13 +9,71 @@ import XCTest
 /// A read with nothing bound asks for ``currentRoot()`` (through ``IssueRouter``). Under Swift
 /// Testing the test case is found with `Test.current` and `Test.Case.current`; its root is made
 /// on its first read and kept until the process exits, because Swift Testing tells nothing to
-/// code outside a trait when a test ends. Under XCTest an observer makes a root when a test
+/// code outside a trait when a test ends. The first read of a case identifies it by its test's
+/// ID and, for a parameterized test, by reflection on the case (about 50 µs); later reads find
+/// it by the test's source location and the bytes of the case value (about 1 µs). Under XCTest an observer makes a root when a test
 /// method starts and ends it when the method finishes.
 enum TestRootRegistry {
   /// A Swift Testing test case: its test, and for a parameterized test, which case.
   struct CaseKey: Hashable {
     let test: Test.ID
     let testCase: String?
+  }
+
+  /// A cheap key for a test case: the test's source location and, for a parameterized test, the
+  /// bytes of its `Test.Case` value. Those bytes hold references to the case's arguments; the
+  /// entry keeps a copy of the case, so no other case can reuse that memory and match.
+  struct FastKey: Hashable {
+    let fileID: String
+    let line: Int
+    let column: Int
+    let caseBytes: CaseBytes
+
+    init?(_ test: Test, _ testCase: Test.Case?) {
+      let location = test.sourceLocation
+      fileID = location.fileID
+      line = location.line
+      column = location.column
+      if let testCase, testCase.isParameterized {
+        guard let bytes = CaseBytes(testCase) else { return nil }
+        caseBytes = bytes
+      } else {
+        caseBytes = CaseBytes()
+      }
+    }
+  }
+
+  /// Up to 64 bytes of a value, as words.
+  struct CaseBytes: Hashable {
+    var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+      (0, 0, 0, 0, 0, 0, 0, 0)
+
+    init() {}
+
+    init?<T>(_ value: T) {
+      guard MemoryLayout<T>.size <= MemoryLayout.size(ofValue: words) else { return nil }
+      withUnsafeMutableBytes(of: &words) { target in
+        withUnsafeBytes(of: value) { target.copyMemory(from: $0) }
+      }
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+      withUnsafeBytes(of: lhs.words) { left in
+        withUnsafeBytes(of: rhs.words) { right in left.elementsEqual(right) }
+      }
+    }
+
+    func hash(into hasher: inout Hasher) {
+      withUnsafeBytes(of: words) { hasher.combine(bytes: $0) }
+    }
+  }
+
+  /// A root found by its fast key, with the case it was found for.
+  ///
+  /// `@unchecked Sendable`: the case is only kept alive, never used.
+  struct FastEntry: @unchecked Sendable {
+    let values: DependencyValues
+    let testCase: Test.Case?
   }
 
   /// The running XCTest test method and its root.
@@ -31,18 +89,32 @@ enum TestRootRegistry {
   /// `nonisolated(unsafe)`: guarded by `lock`.
   nonisolated(unsafe) private static var roots: [CaseKey: DependencyValues] = [:]
   /// `nonisolated(unsafe)`: guarded by `lock`.
+  nonisolated(unsafe) private static var fastRoots: [FastKey: FastEntry] = [:]
+  /// `nonisolated(unsafe)`: guarded by `lock`.
   nonisolated(unsafe) private static var xcTest: XCTestRoot?
   private static let lock = NSLock()
 
   /// The root of the running test, made on its first read; nil outside tests.
   static func currentRoot() -> DependencyValues? {
     if let test = Test.current {
-      let key = CaseKey(test: test.id, testCase: Test.Case.current.flatMap(identity(of:)))
+      let testCase = Test.Case.current
+      let fast = FastKey(test, testCase)
+      if let fast {
+        lock.lock()
+        let hit = fastRoots[fast]
+        lock.unlock()
+        if let hit { return hit.values }
+      }
+      let key = CaseKey(test: test.id, testCase: testCase.flatMap(identity(of:)))
       lock.lock()
       defer { lock.unlock() }
-      if let root = roots[key] { return root }
-      let root = DependencyValues()
+      let root = roots[key] ?? DependencyValues()
       roots[key] = root
+      if let fast {
+        // Bounded: should a case's bytes vary from one read to the next, this only costs time.
+        if fastRoots.count >= 4_096 { fastRoots.removeAll() }
+        fastRoots[fast] = FastEntry(values: root, testCase: testCase)
+      }
       return root
     }
     registerObserverOnTheMainThread()

@@ -65,6 +65,21 @@ struct TestScopeReportTests {
     #expect(issues.next() == 2, "one issue for two reads of one key")
   }
 
+  @Test func anEscapedContinuationUsedAfterTheTestIsReported() async throws {
+    let holder = ContinuationHolder()
+    try await runAsTest([.strictDependencies]) {
+      withEscapedDependencies { holder.continuation = $0 }
+    }
+    let continuation = try #require(holder.continuation)
+    withKnownIssue {
+      continuation.yield {
+        #expect(DependencyValues.current.farewell == "test bye")
+      }
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("FarewellKey was read") }
+    }
+  }
+
   @Test func aReadInsideTheTestIsNoLeak() async throws {
     try await runAsTest([.strictDependencies]) {
       #expect(DependencyValues.current.greeting == "test hello")
@@ -158,6 +173,12 @@ struct LoadError: Error {}
 /// task, then read after it finished.
 final class Holder: @unchecked Sendable {
   var model: CounterModel?
+}
+
+/// Holds an escaped scope past the end of the test. `@unchecked Sendable`: written by one task,
+/// then read after it finished.
+final class ContinuationHolder: @unchecked Sendable {
+  var continuation: DependencyValues.Continuation?
 }
 
 /// An object made in a test, keeping the test's scope through its wrapper.
