@@ -169,9 +169,13 @@ enum TestRootRegistry {
     lock.unlock()
     guard register else { return }
     start(nil)
-    MainActor.assumeIsolated {
+    // On the main thread, so on the main actor. `MainActor.assumeIsolated` needs macOS 14 and
+    // checks the executor, which a synchronous XCTest method does not run on: call the
+    // main-actor closure as a plain one instead.
+    let addObserver: @MainActor () -> Void = {
       XCTestObservationCenter.shared.addTestObserver(RootObserver())
     }
+    unsafeBitCast(addObserver, to: (() -> Void).self)()
   }
 
   static func start(_ testCase: XCTestCase?) {
