@@ -203,3 +203,75 @@ final class Gate: Sendable {
     for await _ in stream {}
   }
 }
+
+#if os(Linux)
+  import Foundation
+
+  /// The variable that enables ``TraitReportProbe``.
+  let traitProbeVariable = "TINY_DEPENDENCY_TRAIT_PROBE"
+
+  /// Real traited tests that leak: run only by ``TraitReportEndToEndTests``, in a child process.
+  @Suite(
+    "Trait report probe",
+    .enabled(if: ProcessInfo.processInfo.environment[traitProbeVariable] == "1")
+  )
+  struct TraitReportProbe {
+    @Test(.dependencies)
+    func leaksATask() {
+      Task {
+        try await Task.sleep(nanoseconds: 100_000_000)
+        _ = DependencyValues.current.counter
+      }
+    }
+
+    @Test(.strictDependencies)
+    func leaksATaskStrictly() {
+      Task {
+        try await Task.sleep(nanoseconds: 100_000_000)
+        _ = DependencyValues.current.farewell
+      }
+    }
+
+    @Test(.strictDependencies, .dependency(\.greeting, "never read"))
+    func overridesSomethingItNeverReads() {}
+
+    @Test func outlivesTheLeaks() async throws {
+      try await Task.sleep(nanoseconds: 600_000_000)
+    }
+  }
+
+  @Suite("Reports of real traited tests")
+  struct TraitReportEndToEndTests {
+    @Test func leaksAndUnusedOverridesAreReportedWithTheTestsName() throws {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+      process.arguments = ["--testing-library", "swift-testing", "--filter", "TraitReportProbe"]
+      var environment = ProcessInfo.processInfo.environment
+      environment[traitProbeVariable] = "1"
+      environment["NO_COLOR"] = "1"
+      process.environment = environment
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = output
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      let text = String(decoding: data, as: UTF8.self)
+      #expect(process.terminationStatus != 0, "strict mode fails the run")
+      #expect(
+        text.contains("CounterKey was read through the dependencies of test leaksATask()"),
+        "\(text)"
+      )
+      #expect(text.contains("leaksATask() recorded a warning"), "not strict: a warning")
+      #expect(
+        text.contains("FarewellKey was read through the dependencies of test leaksATaskStrictly()")
+      )
+      #expect(text.contains("leaksATaskStrictly() recorded an issue"), "strict: an issue")
+      #expect(
+        text.contains(
+          "Test overridesSomethingItNeverReads() overrode GreetingKey but nothing read it"
+        )
+      )
+    }
+  }
+#endif
