@@ -68,11 +68,20 @@ public struct Dependency<Value: Sendable>: Sendable {
   @inlinable
   public var wrappedValue: Value {
     guard let current = DependencyValues.bound else {
+      if DependencyValues.processRoot.storage.routesUnboundReads {
+        return read(in: TestRoots.unboundValues())
+      }
       // Outside any scope: read the process root straight from its constant, so threads don't
       // contend on its reference count.
       guard let capture else { return reader.read(DependencyValues.processRoot) }
       return reader.read(capture.effectiveValues(current: DependencyValues.processRoot))
     }
+    return read(in: current)
+  }
+
+  /// Reads the value in `current`, combined with the captured scope.
+  @inlinable @inline(__always)
+  func read(in current: DependencyValues) -> Value {
     guard let capture, capture.serial != current.storage.serial else {
       return reader.read(current)
     }

@@ -62,15 +62,14 @@ public struct DependencyValues: Sendable {
     get {
       // The fast path: an override, or a value already built here, with no build to record.
       let id = ObjectIdentifier(key)
-      if frame == nil {
-        if let box = storage.lookup(id) {
-          return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
-        }
+      if frame == nil, let box = storage.lookup(id) {
+        return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
       }
       return resolve(key, id: id)
     }
     set {
       setOverride(Box(newValue), for: ObjectIdentifier(key))
+      noteOverride(key)
     }
   }
 
@@ -78,10 +77,18 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, id: ObjectIdentifier) -> Key.Value {
     if let box = storage.overrides[id] {
+      storage.testScope?.noteRead(key, isOverride: true)
       frame?.record(Key.self, inputs: [])
       return box.unbox(as: Key.Value.self)
     }
+    storage.testScope?.noteRead(key, isOverride: false)
     return storage.value(for: key, id: id, in: self)
+  }
+
+  /// Tells the test this container belongs to that `Key` was overridden.
+  @usableFromInline
+  func noteOverride<Key: DependencyKey>(_ key: Key.Type) {
+    storage.testScope?.noteOverride(key)
   }
 
   @usableFromInline
@@ -161,7 +168,9 @@ extension DependencyValues {
   @inlinable
   public static var current: DependencyValues {
     if let bound { return bound }
-    return processRoot
+    let root = processRoot
+    if root.storage.routesUnboundReads { return TestRoots.unboundValues() }
+    return root
   }
 
   /// Runs `operation` with `values` bound as ``current``.

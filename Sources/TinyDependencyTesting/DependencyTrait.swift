@@ -16,7 +16,7 @@ public import TinyDependency
 /// never seen by another, even when tests run in parallel. Traits nest: a suite's overrides
 /// apply first, then those of the test.
 public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
-  let update: @Sendable (inout DependencyValues) -> Void
+  let update: @Sendable (inout DependencyValues) async throws -> Void
   let strict: Bool?
 
   /// Applies to every test in a suite, not to the suite as a whole.
@@ -28,26 +28,53 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
   }
 
   /// Runs the test case with a fresh root container (or the enclosing trait's), updated.
+  ///
+  /// The outermost trait of a test case ends its container when the test returns: a later read
+  /// through it is reported, and in strict mode so is every override that no read used.
   public func provideScope(
     for test: Test,
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
+    let isOutermost = !TestScopes.isInsideTrait
     var values =
-      TestScopes.isInsideTrait ? DependencyValues.current : DependencyValues(context: .test)
+      isOutermost
+      ? DependencyValues(context: .test, testScope: TestScope(name: test.name, strict: false))
+      : DependencyValues.current
     // A key-path write reads the property first: that read is the trait's, not the test's.
     let strictAround = values.reportsLiveFallbacks
     values.reportsLiveFallbacks = false
-    update(&values)
+    try await update(&values)
     values.reportsLiveFallbacks = strict ?? strictAround
     // Values the traits built with strict mode off (a key-path write reads first) would hide
     // a live fallback from the test: it builds its own.
     if values.reportsLiveFallbacks { values.rebuildValues() }
+    if strict == true { values.testScope?.makeStrict() }
+    values.testScope?.forgetReads()
+    defer {
+      if isOutermost, let scope = values.testScope {
+        let unused = scope.end()
+        if scope.isStrict && !unused.isEmpty {
+          Issue.record(
+            Comment(rawValue: DependencyTrait.unusedOverridesMessage(unused, test: test.name)),
+            sourceLocation: test.sourceLocation
+          )
+        }
+      }
+    }
     try await withDependencies(values) {
       try await TestScopes.$isInsideTrait.withValue(true) {
         try await function()
       }
     }
+  }
+
+  /// The report of overrides that no read used.
+  static func unusedOverridesMessage(_ keys: [String], test: String) -> String {
+    "Test \(test) overrode \(keys.joined(separator: ", ")) but nothing read "
+      + (keys.count == 1 ? "it" : "them")
+      + ": the override has no effect, so the test may pass for the wrong reason. Remove it, "
+      + "or make the code under test read the dependency from the test's scope."
   }
 }
 
@@ -60,8 +87,13 @@ extension Trait where Self == DependencyTrait {
   /// Runs each test case with a fresh container, updated by `update`.
   ///
   /// - Parameter update: Sets the values the test runs with.
+  /// The closure may be `async` and may throw: a thrown error fails the test case.
+  ///
+  /// ```swift
+  /// @Test(.dependencies { $0.session = try await Session.signedIn() })
+  /// ```
   public static func dependencies(
-    _ update: @escaping @Sendable (inout DependencyValues) -> Void
+    _ update: @escaping @Sendable (inout DependencyValues) async throws -> Void
   ) -> Self {
     DependencyTrait(update: update, strict: nil)
   }
@@ -72,14 +104,17 @@ extension Trait where Self == DependencyTrait {
   /// once; for an input, or a key whose test value must not be built, use
   /// ``dependency(_:_:)-(Key.Type,_)``.
   ///
+  /// `value` is evaluated anew for each test case, so a stateful test double given to a suite
+  /// or to a parameterized test is never shared between test cases.
+  ///
   /// - Parameters:
   ///   - keyPath: The registered property, such as `\.clock`.
-  ///   - value: The value to use.
+  ///   - value: The value to use, made for each test case.
   public static func dependency<Value: Sendable>(
     _ keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable,
-    _ value: Value
+    _ value: @autoclosure @escaping @Sendable () -> Value
   ) -> Self {
-    DependencyTrait(update: { $0[keyPath: keyPath] = value }, strict: nil)
+    DependencyTrait(update: { $0[keyPath: keyPath] = value() }, strict: nil)
   }
 
   /// Runs each test case with a fresh container in which one key is set, without reading it.
@@ -88,20 +123,26 @@ extension Trait where Self == DependencyTrait {
   /// @Test(.dependency(BaseURLKey.self, "https://example.com"))
   /// ```
   ///
+  /// `value` is evaluated anew for each test case.
+  ///
   /// - Parameters:
   ///   - key: The key type.
-  ///   - value: The value to use.
-  public static func dependency<Key: DependencyKey>(_ key: Key.Type, _ value: Key.Value) -> Self {
-    DependencyTrait(
-      update: update(applying: KeySetter<Key>(value: UncheckedValue(value))),
-      strict: nil
-    )
+  ///   - value: The value to use, made for each test case.
+  public static func dependency<Key: DependencyKey>(
+    _ key: Key.Type,
+    _ value: @autoclosure @escaping @Sendable () -> Key.Value
+  ) -> Self {
+    DependencyTrait(update: update(applying: KeySetter<Key>(make: value)), strict: nil)
   }
 
-  /// Reports, as an issue of the test, every key read without a `testValue` of its own.
+  /// Reports, as issues of the test, keys read without a `testValue` of their own, overrides
+  /// that no read used, and reads after the test ended.
   ///
-  /// The read still returns the live default, as it would without the trait; the issue names
-  /// the key and the builds that read it.
+  /// A read without a `testValue` still returns the live default, as it would without the
+  /// trait; the issue names the key and the builds that read it. At the end of the test, every
+  /// key the test overrode (with a trait, or `withDependencies` inside it) that no read used is
+  /// reported by name. A read through the test's dependencies after it ended (a `Task` it did
+  /// not await, say) becomes an issue instead of a warning.
   public static var strictDependencies: Self {
     DependencyTrait(update: { _ in }, strict: true)
   }
@@ -111,13 +152,6 @@ extension Trait where Self == DependencyTrait {
 enum TestScopes {
   /// Whether a ``DependencyTrait`` already gave the current test its container.
   @TaskLocal static var isInsideTrait = false
-}
-
-/// A value a `@Sendable` closure may capture. `@unchecked Sendable`: it holds a key's value,
-/// which `DependencyKey` requires to be `Sendable`.
-struct UncheckedValue<Value: Sendable>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
 }
 
 /// Sets one key on a container.
@@ -133,9 +167,9 @@ func update(applying setter: any ValueSetter) -> @Sendable (inout DependencyValu
 
 /// Sets one key; the key type is a generic parameter rather than a captured metatype.
 struct KeySetter<Key: DependencyKey>: ValueSetter {
-  let value: UncheckedValue<Key.Value>
+  let make: @Sendable () -> Key.Value
 
   func apply(to values: inout DependencyValues) {
-    values[Key.self] = value.value
+    values[Key.self] = make()
   }
 }

@@ -1,13 +1,15 @@
+import Foundation
 import Testing
 import TinyDependency
 import XCTest
 
 /// Routes the core's issues to the test that is running: `Issue.record` under Swift Testing,
-/// a failure of the current `XCTestCase` under XCTest.
+/// a failure of the current `XCTestCase` under XCTest. It also gives the core each test's root
+/// container (see ``TestRootRegistry``).
 ///
 /// The core looks this type up by its mangled name, `21TinyDependencyTesting11IssueRouterO`:
 /// keep the name and module.
-enum IssueRouter: _DependencyIssueRouting {
+enum IssueRouter: _DependencyIssueRouting, _DependencyTestRootProviding {
   static func record(
     _ message: String,
     fileID: String,
@@ -32,6 +34,46 @@ enum IssueRouter: _DependencyIssueRouting {
         filePath: inLibrary ? scope.filePath : filePath,
         line: inLibrary ? scope.line : line
       )
+      return true
+    }
+    if let testCase = TestRootRegistry.currentTestCase {
+      testCase.recordDependencyFailure(message, filePath: filePath, line: line)
+      return true
+    }
+    return false
+  }
+
+  static func currentTestRoot() -> DependencyValues? {
+    TestRootRegistry.currentRoot()
+  }
+
+  static func currentTestName() -> String? {
+    if let test = Test.current { return test.name }
+    return (XCTestScopes.current?.testCase ?? TestRootRegistry.currentTestCase)?.name
+  }
+
+  static func reportLateRead(_ message: String, strict: Bool) -> Bool {
+    if let test = Test.current {
+      // The test of a leaked task is the one that leaked it: Swift Testing reports the issue
+      // there, after the test's own result.
+      #if compiler(>=6.2)
+        Issue.record(
+          Comment(rawValue: message),
+          severity: strict ? .error : .warning,
+          sourceLocation: test.sourceLocation
+        )
+        return true
+      #else
+        guard strict else { return false }
+        Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+        return true
+      #endif
+    }
+    // XCTest has no warnings, and records failures safely only on the thread that runs tests.
+    if strict, Thread.isMainThread,
+      let testCase = XCTestScopes.current?.testCase ?? TestRootRegistry.currentTestCase
+    {
+      testCase.recordDependencyFailure(message, filePath: #filePath, line: #line)
       return true
     }
     return false

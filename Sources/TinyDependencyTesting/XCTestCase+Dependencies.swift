@@ -6,7 +6,14 @@ extension XCTestCase {
   /// TinyDependency's issues (strict mode, the validator) to this test case as failures.
   ///
   /// A call inside another (one in `invokeTest()`, one in the test) starts from the outer
-  /// call's container and keeps its strict mode.
+  /// call's container and keeps its strict mode. When the outermost call returns, its container
+  /// ends: a later read through it (work the test did not wait for) is reported, as a failure
+  /// of the running test in strict mode, on standard error otherwise. In strict mode, every
+  /// override set by `update` or by `withDependencies` inside `operation` that no read used
+  /// fails the test.
+  ///
+  /// Without this helper, each test method still gets a root container of its own while
+  /// TinyDependencyTesting is linked.
   ///
   /// Call it from a test method, or wrap every test by overriding `invokeTest()`:
   ///
@@ -22,7 +29,8 @@ extension XCTestCase {
   /// or else in `invokeTest()`), since XCTest does not know where a test method is declared.
   ///
   /// - Parameters:
-  ///   - strict: Whether a key read without a `testValue` of its own fails the test.
+  ///   - strict: Whether a key read without a `testValue` of its own, an override that nothing
+  ///     read, or a read after the end fails the test.
   ///   - update: Sets the values the test runs with.
   ///   - file: The file of the call, where strict mode's failures are recorded.
   ///   - line: The line of the call.
@@ -37,8 +45,11 @@ extension XCTestCase {
     operation: () throws -> R
   ) rethrows -> R {
     // Nested calls (one in `invokeTest()`, one in a test) build on the outer call's container.
+    let isOutermost = XCTestScopes.current == nil
     var values =
-      XCTestScopes.current == nil ? DependencyValues(context: .test) : DependencyValues.current
+      isOutermost
+      ? DependencyValues(context: .test, testScope: TestScope(name: name, strict: false))
+      : DependencyValues.current
     let strictAround = values.reportsLiveFallbacks
     values.reportsLiveFallbacks = false
     try update(&values)
@@ -48,6 +59,20 @@ extension XCTestCase {
     // The innermost call is the nearest to the test: in the test method rather than in
     // `invokeTest()`.
     let scope = XCTestScopes.Scope(testCase: self, filePath: "\(file)", line: Int(line))
+    if strict { values.testScope?.makeStrict() }
+    values.testScope?.forgetReads()
+    defer {
+      if isOutermost, let scope = values.testScope {
+        let unused = scope.end()
+        if scope.isStrict && !unused.isEmpty {
+          recordDependencyFailure(
+            DependencyTrait.unusedOverridesMessage(unused, test: name),
+            filePath: "\(file)",
+            line: Int(line)
+          )
+        }
+      }
+    }
     return try withDependencies(values) {
       try XCTestScopes.$current.withValue(scope) {
         try operation()

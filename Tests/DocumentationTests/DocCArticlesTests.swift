@@ -46,6 +46,20 @@ struct DocCArticlesTests {
 
   // MARK: - The examples do what the articles say
 
+  @Test func unimplementedEndpointsReportTheirCalls() async {
+    let client = UserClient.testValue
+    withKnownIssue {
+      #expect(client.count() == 0)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("Unimplemented: UserClient.count") }
+    }
+    await withKnownIssue {
+      await #expect(throws: UnimplementedError(endpoint: "UserClient.fetchUser")) {
+        try await client.fetchUser(1)
+      }
+    }
+  }
+
   @Test func overridesReplaceTheTestValue() {
     #expect(WelcomeFlow().welcome("ada@example.com"))
     #expect(!welcomeWithFailingMail())

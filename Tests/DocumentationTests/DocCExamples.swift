@@ -372,6 +372,25 @@ func overriddenFact() async throws -> String {
   }
 }
 
+struct UserClient: Sendable {
+  var fetchUser: @Sendable (_ id: Int) async throws -> String
+  var count: @Sendable () -> Int
+  var track: @Sendable (_ event: String) -> Void
+}
+
+extension UserClient: DependencyKey {
+  static let defaultValue = UserClient(
+    fetchUser: { id in "user \(id)" },  // the live implementation
+    count: { 0 },
+    track: { _ in }
+  )
+  static let testValue = UserClient(
+    fetchUser: unimplemented("UserClient.fetchUser"),
+    count: unimplemented("UserClient.count", placeholder: 0),
+    track: unimplemented("UserClient.track")
+  )
+}
+
 // MARK: - TinyDependencyTesting
 
 @Suite(.dependencies)

@@ -107,6 +107,8 @@ struct StrictModeTests {
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("LiveOnlyKey has no testValue") }
     }
+    // Read, or strict mode reports the override as one with no effect.
+    #expect(DependencyValues.current.leakyService == "overridden service")
   }
 
   @Test(.dependencies)
@@ -124,5 +126,38 @@ struct StrictSuiteTests {
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("LiveOnlyKey has no testValue") }
     }
+    // Read, or strict mode reports the override as one with no effect.
+    #expect(DependencyValues.current.leakyService == "overridden service")
+  }
+}
+
+@Suite("A value given to a suite trait", .dependency(\.counter, Counter()))
+struct SuiteTraitValueTests {
+  /// Three tests share the suite's trait: each must get a counter of its own.
+  @Test func firstTestSeesAFreshCounter() async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test func secondTestSeesAFreshCounter() async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test func thirdTestSeesAFreshCounter() async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test(.dependency(CounterKey.self, Counter()), arguments: 0..<16)
+  func keyTypeTraitMakesTheValueForEachArgument(argument: Int) async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
+  }
+
+  @Test(.dependency(\.counter, Counter()), arguments: 0..<16)
+  func keyPathTraitMakesTheValueForEachArgument(argument: Int) async {
+    await Task.yield()
+    #expect(DependencyValues.current.counter.next() == 1)
   }
 }

@@ -49,6 +49,7 @@ final class CapturedScope: @unchecked Sendable {
   private let changedKeys: Set<ObjectIdentifier>
   private let context: DependencyContext
   private let choosesContext: Bool
+  private let testScope: TestScope?
   private let state = Locked(State())
 
   init(_ storage: DependencyStorage, strong: Bool) {
@@ -60,6 +61,7 @@ final class CapturedScope: @unchecked Sendable {
     changedKeys = storage.changedKeys
     context = storage.context
     choosesContext = storage.choosesContext
+    testScope = storage.testScope
   }
 
   /// Whether reads keep the captured storage alive.
@@ -82,7 +84,11 @@ final class CapturedScope: @unchecked Sendable {
       }
       if choosesContext { made.choose(context) }
     } else {
-      made = DependencyStorage(context: choosesContext ? context : nil, overrides: overrides)
+      made = DependencyStorage(
+        context: choosesContext ? context : nil,
+        overrides: overrides,
+        testScope: testScope
+      )
     }
     made.freeze()
     return state.withLock { state in

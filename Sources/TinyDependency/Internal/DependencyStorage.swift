@@ -53,6 +53,15 @@ final class DependencyStorage: @unchecked Sendable {
   let isProcessRoot: Bool
   /// Set for a container that traces a graph, and inherited by the storages derived from it.
   let recorder: TraceRecorder?
+  /// The test this storage belongs to, inherited by the storages derived from it: reads through
+  /// it take the slow path, which tells the test (see `TestScope`).
+  let testScope: TestScope?
+  /// Whether `testScope` is set.
+  let belongsToTest: Bool
+  /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
+  /// set on the process root when that product is linked (see `TestRoots`).
+  @usableFromInline
+  let routesUnboundReads: Bool
   /// The values set on this storage and on the ones it derives from.
   @usableFromInline @exclusivity(unchecked)
   private(set) var overrides: PersistentMap
@@ -75,11 +84,15 @@ final class DependencyStorage: @unchecked Sendable {
     context: DependencyContext?,
     overrides: PersistentMap = PersistentMap(),
     isProcessRoot: Bool = false,
-    recorder: TraceRecorder? = nil
+    recorder: TraceRecorder? = nil,
+    testScope: TestScope? = nil
   ) {
     self.parent = nil
     self.isProcessRoot = isProcessRoot
     self.recorder = recorder
+    self.testScope = testScope
+    self.belongsToTest = testScope != nil
+    self.routesUnboundReads = isProcessRoot && TestRoots.provider != nil
     self.overrides = overrides
     self.changedKeys = Set(overrides.keys)
     self.context = context ?? ContextDetection.process.context
@@ -91,6 +104,9 @@ final class DependencyStorage: @unchecked Sendable {
     self.parent = parent
     self.isProcessRoot = false
     self.recorder = parent.recorder
+    self.testScope = parent.testScope
+    self.belongsToTest = parent.belongsToTest
+    self.routesUnboundReads = false
     self.overrides = parent.overridesForDerivedStorage()
     self.reportsLiveFallbacks = parent.reportsLiveFallbacks
     self.context = parent.context
