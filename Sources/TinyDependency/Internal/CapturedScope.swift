@@ -154,3 +154,36 @@ extension DependencyValues {
     return values
   }
 }
+
+extension DependencyStorage {
+  /// The capture that wrappers and escaped scopes made in this storage share: strong outside
+  /// builds, weak during one (`building`).
+  func capture(building: Bool) -> CapturedScope {
+    freeze()
+    if let existing = state.withLock({ building ? $0.weakCapture : $0.strongCapture }) {
+      return existing
+    }
+    let made = CapturedScope(self, strong: !building)
+    return state.withLock { state in
+      if building {
+        if let earlier = state.weakCapture { return earlier }
+        state.weakCapture = made
+      } else {
+        if let earlier = state.strongCapture { return earlier }
+        state.strongCapture = made
+      }
+      return made
+    }
+  }
+
+  /// Notes that `capture` keeps a decision about this storage, to drop when it goes away.
+  func observe(_ capture: CapturedScope) {
+    state.withLock { state in
+      if state.observers.count >= max(8, 2 * state.liveObservers) {
+        state.observers.removeAll { $0.value == nil }
+        state.liveObservers = state.observers.count
+      }
+      state.observers.append(WeakCapture(value: capture))
+    }
+  }
+}

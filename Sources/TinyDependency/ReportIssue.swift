@@ -1,0 +1,65 @@
+/// Records an issue for the running test, or writes it to standard error outside tests.
+///
+/// Use it in test doubles of your own: under Swift Testing it is an issue of the running test,
+/// under XCTest a failure of the running test method (with TinyDependencyTesting linked into the
+/// test target), and elsewhere a line on standard error. It never stops the process.
+///
+/// ```swift
+/// static var testValue: Analytics {
+///   Analytics(track: { event in reportIssue("Analytics.track(\(event)) was not expected") })
+/// }
+/// ```
+///
+/// - Parameters:
+///   - message: What went wrong.
+///   - fileID: The file ID of the caller, where the issue is recorded.
+///   - filePath: The file path of the caller.
+///   - line: The line of the caller.
+///   - column: The column of the caller.
+public func reportIssue(
+  _ message: String,
+  fileID: String = #fileID,
+  filePath: String = #filePath,
+  line: Int = #line,
+  column: Int = #column
+) {
+  IssueReporter.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// The error that a throwing closure made by `unimplemented(_:)` throws when it is called.
+public struct UnimplementedError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The endpoint that was called, as given to `unimplemented`.
+  public let endpoint: String
+
+  /// Creates the error of a call of `endpoint`.
+  ///
+  /// - Parameter endpoint: The endpoint's name.
+  public init(endpoint: String) {
+    self.endpoint = endpoint
+  }
+
+  /// The endpoint, and that it is unimplemented.
+  public var description: String { "\(endpoint) is unimplemented" }
+}
+
+/// Where an unimplemented closure was made, to report its calls there.
+struct UnimplementedSite: Sendable {
+  let endpoint: String
+  let fileID: String
+  let filePath: String
+  let line: Int
+  let column: Int
+
+  /// Reports a call of the endpoint, naming the test it happened in.
+  func reportCall() {
+    let test = TestRoots.provider?.currentTestName().map { " in test \($0)" } ?? ""
+    IssueReporter.report(
+      "Unimplemented: \(endpoint) was called\(test). Override it for this test, or give the "
+        + "test double an implementation.",
+      fileID: fileID,
+      filePath: filePath,
+      line: line,
+      column: column
+    )
+  }
+}
