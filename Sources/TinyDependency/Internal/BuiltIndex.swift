@@ -183,7 +183,7 @@ extension ObjectIdentifier {
   final class LockFreeBuiltIndex: BuiltIndex, @unchecked Sendable {
     private let index = LockFreeIndex()
 
-    init() { super.init(lockFree: ()) }
+    override init() { super.init(lockFree: ()) }
 
     override func box(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
       index.box(for: id)
