@@ -26,6 +26,13 @@ struct Model: Sendable {
   @Dependency(\.benchValue) var value
 }
 
+/// A model with three wrappers, which share one capture of the scope they are made in.
+struct ThreeWrapperModel: Sendable {
+  @Dependency(\.benchValue) var value
+  @Dependency(\.otherValue) var other
+  @Dependency(\.benchValue) var again
+}
+
 // MARK: - Generated keys
 
 /// Keys whose value is an `Int`, so generated ones can be set and read through an existential.
@@ -72,6 +79,14 @@ struct RawValues: Sendable {
 
 enum Raw {
   @TaskLocal static var current = RawValues(storage: [ObjectIdentifier(BenchValueKey.self): 42])
+}
+
+/// A copy of the raw values with the one key set, as entering a raw scope makes.
+@inline(never)
+func rawValues(setting value: Int) -> RawValues {
+  var values = Raw.current
+  values.storage[ObjectIdentifier(BenchValueKey.self)] = value
+  return values
 }
 
 /// A raw read: the task-local, a dictionary lookup and a cast.

@@ -48,6 +48,75 @@ let allocationCases: [String: @MainActor (_ run: (_ read: () -> Void) -> Void) -
       next += 1
     }
   },
+  "allocations.scope.entry.raw": { run in
+    var index = 0
+    run {
+      Raw.$current.withValue(rawValues(setting: index)) { consume(index) }
+      index += 1
+    }
+  },
+  "allocations.scope.entry": { run in
+    var index = 0
+    run {
+      withDependencies {
+        $0.benchValue = index
+      } operation: {
+        consume(index)
+      }
+      index += 1
+    }
+  },
+  "allocations.scope.entry.read": { run in
+    _ = DependencyValues.current.benchValue
+    var index = 0
+    run {
+      withDependencies {
+        $0.otherValue = index
+      } operation: {
+        consume(DependencyValues.current.benchValue)
+      }
+      index += 1
+    }
+  },
+  "allocations.dependency.create.root": { run in
+    run { consume(Model()) }
+  },
+  "allocations.dependency.create.scoped": { run in
+    withDependencies {
+      $0.benchValue = 7
+    } operation: {
+      run { consume(Model()) }
+    }
+  },
+  "allocations.dependency.create.scoped3": { run in
+    withDependencies {
+      $0.benchValue = 7
+    } operation: {
+      run { consume(ThreeWrapperModel()) }
+    }
+  },
+  "allocations.scope.entry.create3": { run in
+    var index = 0
+    run {
+      withDependencies {
+        $0.benchValue = index
+      } operation: {
+        consume(ThreeWrapperModel())
+      }
+      index += 1
+    }
+  },
+  "allocations.dictionary.insert": { run in
+    let keys = generatedKeys(12_000)
+    var storage: [ObjectIdentifier: any Sendable] = [:]
+    var next = 0
+    run {
+      let key = keys[next % keys.count]
+      storage[ObjectIdentifier(key)] = key.defaultValue
+      next += 1
+    }
+    consume(storage.count)
+  },
   "allocations.dependency.captured": { run in
     let model = withDependencies {
       $0.benchValue = 9
@@ -65,8 +134,9 @@ let allocationCases: [String: @MainActor (_ run: (_ read: () -> Void) -> Void) -
 if let child = AllocationCounter.child, let setUp = allocationCases[child.name] {
   setUp { read in
     for _ in 0..<child.reads { read() }
+    // Exits here, with what the case set up still alive, so valgrind counts what it keeps.
+    exit(0)
   }
-  exit(0)
 }
 
 // `--prepare-only`: just the preparation cases, for working on them.
@@ -221,7 +291,38 @@ withDependencies {
   )
 }
 
+// MARK: - Wrapper creation
+
+record(
+  "dependency.create.root",
+  median(iterations: reads) { n in
+    for _ in 0..<n { consume(Model()) }
+  }
+)
+withDependencies {
+  $0.benchValue = 7
+} operation: {
+  record(
+    "dependency.create.scoped",
+    median(iterations: reads) { n in
+      for _ in 0..<n { consume(Model()) }
+    },
+    baseline: "dependency.create.root"
+  )
+}
+
 // MARK: - Scope entry
+
+// The raw baseline: a task-local bound to a copy of a one-key dictionary with that key set.
+_ = median(iterations: reads / 20) { n in
+  for index in 0..<n { Raw.$current.withValue(rawValues(setting: index)) { consume(index) } }
+}
+record(
+  "scope.entry.raw",
+  median(iterations: reads / 20) { n in
+    for index in 0..<n { Raw.$current.withValue(rawValues(setting: index)) { consume(index) } }
+  }
+)
 
 let manyKeys = generatedKeys(1_000)
 // A throwaway round first, so that no case pays for warming up the allocator.
@@ -242,7 +343,7 @@ for overridden in [-1, 0, 10, 100, 1_000] {
       record(
         "scope.entry.\(overridden)overridden",
         ns,
-        baseline: overridden == 0 ? nil : "scope.entry.0overridden"
+        baseline: "scope.entry.raw"
       )
     }
   }
@@ -525,6 +626,23 @@ for name in allocationCases.keys.sorted() {
     )
   } else {
     print("case=\(name) skipped: allocations are counted with valgrind, which is not available")
+  }
+}
+
+// The heap a container keeps per built key, against a dictionary of the same values.
+for name in ["allocations.dictionary.insert", "allocations.firstRead"] {
+  if let bytes = AllocationCounter.bytesKeptPerRead(caseName: name) {
+    let label = name == "allocations.firstRead" ? "memory.firstRead" : "memory.dictionary.insert"
+    print("case=\(label) bytes_kept_per_key=\(format(bytes))")
+    results.append(
+      Measurement(
+        name: label,
+        nanosecondsPerOperation: .nan,
+        baseline: nil,
+        ratio: nil,
+        note: "\(format(bytes)) heap bytes kept per key (valgrind)"
+      )
+    )
   }
 }
 

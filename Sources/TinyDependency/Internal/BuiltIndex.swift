@@ -1,20 +1,206 @@
-#if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
-  /// The values a storage has built, for the read fast path: lock-protected on Apple platforms,
-  /// where `Synchronization.Atomic` needs macOS 15 / iOS 18. Build with
-  /// `-Xswiftc -DTINY_DEPENDENCY_LOCKED_INDEX` to run this variant on Linux (`.ci/run` does).
-  struct BuiltIndex: Sendable {
-    private let map = Locked(PersistentMap())
+import Synchronization
 
-    init() {}
+/// The values a storage has built, for the read fast path, read without a lock.
+///
+/// An insert-only, open-addressing table of atomic slots. A reader loads the published table,
+/// then probes: a slot's key is stored (releasing) after its value, so a reader that sees the
+/// key (acquiring) sees the value. There is one writer at a time (the caller serializes inserts
+/// with the storage's lock), and a full table is replaced by a copy twice its size. A table keeps
+/// the one it replaced alive, so a reader never touches freed memory; their sizes halve, so
+/// together they take at most as much memory as the current one. Nothing is allocated before the
+/// first insert.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct LockFreeIndex: ~Copyable {
+  /// The newest table, retained, or 0 before the first insert.
+  private let published = Atomic<UInt>(0)
+
+  init() {}
+
+  deinit {
+    if let table = currentTable { table.release() }
+  }
+
+  private var currentTable: Unmanaged<SlotTable>? {
+    UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)).map {
+      Unmanaged<SlotTable>.fromOpaque($0)
+    }
+  }
+
+  /// The box built for `id`, unretained: the storage keeps every box it built alive.
+  @inline(__always)
+  func box(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
+    guard let table = currentTable else { return nil }
+    return table._withUnsafeGuaranteedRef { $0.find(id) }
+  }
+
+  /// Removes a box: its slot's key becomes a tombstone that probes pass over. Callers serialize
+  /// it with inserts and keep the box alive for readers that already found it.
+  func remove(_ id: ObjectIdentifier) {
+    currentTable?._withUnsafeGuaranteedRef { $0.remove(id) }
+  }
+
+  /// Adds a box. Callers serialize inserts and keep `box` alive as long as this index.
+  func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
+    var table = currentTable
+    let count = table?._withUnsafeGuaranteedRef { $0.count } ?? 0
+    let capacity = table?._withUnsafeGuaranteedRef { $0.capacity } ?? 0
+    if (count + 1) * 2 > capacity {
+      let replaced = table?.takeUnretainedValue()
+      let grown = SlotTable(capacity: max(16, capacity * 2), replacing: replaced)
+      replaced?.copy(into: grown)
+      let made = Unmanaged.passRetained(grown)
+      published.store(UInt(bitPattern: made.toOpaque()), ordering: .releasing)
+      // The new table keeps the old one alive for readers still probing it.
+      table?.release()
+      table = made
+    }
+    table!._withUnsafeGuaranteedRef { grown in
+      grown.insert(id, UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()))
+      #if TINY_DEPENDENCY_INTERNAL_CHECKS
+        precondition(grown.count * 2 <= grown.capacity, "BuiltIndex: table over half full")
+        precondition(grown.find(id) != nil, "BuiltIndex: an inserted key its lookup misses")
+      #endif
+    }
+  }
+}
+
+/// A fixed-capacity table of atomic key and value slots, side by side in one allocation; a key
+/// of 0 marks an empty slot.
+///
+/// `@unchecked Sendable`: `count` is only touched by the index's single writer; readers only
+/// touch the slots, through atomics.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class SlotTable: @unchecked Sendable {
+  let capacity: Int
+  private(set) var count = 0
+  /// Key of slot `i` at `2 * i`, its value at `2 * i + 1`.
+  private let slots: UnsafeMutablePointer<Atomic<UInt>>
+  /// The table this one replaced, kept for readers that loaded it before.
+  private let replaced: SlotTable?
+
+  init(capacity: Int, replacing replaced: SlotTable?) {
+    self.capacity = capacity
+    self.replaced = replaced
+    slots = .allocate(capacity: 2 * capacity)
+    for index in 0..<(2 * capacity) {
+      (slots + index).initialize(to: Atomic(0))
+    }
+  }
+
+  deinit {
+    slots.deinitialize(count: 2 * capacity)
+    slots.deallocate()
+  }
+
+  @inline(__always)
+  private func start(_ key: UInt) -> Int {
+    Int(truncatingIfNeeded: PersistentMap.hash(ObjectIdentifier(bitPattern: key)) >> 32)
+      & (capacity - 1)
+  }
+
+  @inline(__always)
+  func find(_ id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
+    let key = UInt(bitPattern: id)
+    var index = start(key)
+    while true {
+      let found = slots[2 &* index].load(ordering: .acquiring)
+      if found == key {
+        let bits = slots[2 &* index &+ 1].load(ordering: .relaxed)
+        return Unmanaged<AnyBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+      }
+      if found == 0 { return nil }
+      index = (index &+ 1) & (capacity &- 1)
+    }
+  }
+
+  func insert(_ id: ObjectIdentifier, _ value: UInt) {
+    let key = UInt(bitPattern: id)
+    var index = start(key)
+    while true {
+      let found = slots[2 * index].load(ordering: .relaxed)
+      if found == 0 || found == key {
+        if found == 0 { count += 1 }
+        slots[2 * index + 1].store(value, ordering: .relaxed)
+        slots[2 * index].store(key, ordering: .releasing)
+        return
+      }
+      index = (index + 1) & (capacity - 1)
+    }
+  }
+
+  /// A key no object has (objects are aligned): marks a removed slot, which probes pass over and
+  /// inserts never reuse, so a reader never sees a slot change keys under it.
+  static let tombstone: UInt = 1
+
+  func remove(_ id: ObjectIdentifier) {
+    let key = UInt(bitPattern: id)
+    var index = start(key)
+    while true {
+      let found = slots[2 * index].load(ordering: .relaxed)
+      if found == key {
+        slots[2 * index].store(Self.tombstone, ordering: .releasing)
+        return
+      }
+      if found == 0 { return }
+      index = (index + 1) & (capacity - 1)
+    }
+  }
+
+  func copy(into other: SlotTable) {
+    for index in 0..<capacity {
+      let key = slots[2 * index].load(ordering: .relaxed)
+      if key != 0 && key != Self.tombstone {
+        other.insert(
+          ObjectIdentifier(bitPattern: key),
+          slots[2 * index + 1].load(ordering: .relaxed)
+        )
+      }
+    }
+  }
+}
+
+extension ObjectIdentifier {
+  init(bitPattern: UInt) {
+    self = unsafeBitCast(bitPattern, to: ObjectIdentifier.self)
+  }
+}
+
+#if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+  /// The values a storage has built, for the read fast path. This base class is the locked
+  /// index, for Apple systems older than macOS 15 / iOS 18 (no `Synchronization.Atomic`);
+  /// ``make()`` returns the lock-free one where the system has it. Build with
+  /// `-Xswiftc -DTINY_DEPENDENCY_LOCKED_INDEX` to run the locked index on Linux (`.ci/run` does).
+  ///
+  /// `@unchecked Sendable`: the map is only touched with its lock held.
+  class BuiltIndex: @unchecked Sendable {
+    private let map: Locked<PersistentMap>?
+
+    /// A locked index.
+    init() { map = Locked(PersistentMap()) }
+
+    /// For the lock-free subclass, which needs no lock.
+    fileprivate init(lockFree: Void) { map = nil }
+
+    /// The lock-free index where the system has atomics, else a locked one.
+    static func make() -> BuiltIndex {
+      #if !TINY_DEPENDENCY_LOCKED_INDEX
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+          return LockFreeBuiltIndex()
+        }
+      #endif
+      return BuiltIndex()
+    }
 
     /// The box built for `id`, unretained: the storage keeps every box it built alive.
     func box(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
-      map.withLock { map in
-        guard let box = map.unmanagedBox(for: id),
-          box.toOpaque() != Unmanaged.passUnretained(Self.removed).toOpaque()
-        else { return nil }
-        return box
+      map!.withLock { map in
+        map.unmanagedBox(for: id).flatMap { Self.isRemoved($0) ? nil : $0 }
       }
+    }
+
+    /// Adds a box; callers serialize inserts and keep `box` alive as long as this index.
+    func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
+      map!.withLock { $0.set(id, box) }
     }
 
     /// Stands for a removed box, since the map has no removal.
@@ -22,159 +208,41 @@
 
     /// Removes a box; the caller keeps it alive for readers that already found it.
     func remove(_ id: ObjectIdentifier) {
-      map.withLock { $0.set(id, Self.removed) }
+      map!.withLock { $0.set(id, Self.removed) }
     }
 
-    /// Adds a box; the caller must keep `box` alive as long as this index.
-    func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
-      map.withLock { $0.set(id, box) }
+    /// Whether `box` stands for a removed one.
+    static func isRemoved(_ box: Unmanaged<AnyBox>) -> Bool {
+      box.toOpaque() == Unmanaged.passUnretained(removed).toOpaque()
+    }
+  }
+
+  /// The lock-free index, on systems that have `Synchronization.Atomic`.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  final class LockFreeBuiltIndex: BuiltIndex, @unchecked Sendable {
+    private let index = LockFreeIndex()
+
+    override init() { super.init(lockFree: ()) }
+
+    override func box(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
+      index.box(for: id)
+    }
+
+    override func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
+      index.insert(id, box)
+    }
+
+    override func remove(_ id: ObjectIdentifier) {
+      index.remove(id)
     }
   }
 #else
-  import Synchronization
+  /// The values a storage has built, read without a lock: stored in the storage itself, so a
+  /// scope that builds nothing allocates nothing for it.
+  typealias BuiltIndex = LockFreeIndex
 
-  /// The values a storage has built, for the read fast path: read without a lock.
-  ///
-  /// An insert-only, open-addressing table of atomic slots. A reader loads the published table,
-  /// then probes: a slot's key is stored (releasing) after its value, so a reader that sees the
-  /// key (acquiring) sees the value. There is one writer at a time (the storage's mutex), and a
-  /// full table is replaced by a copy twice its size. Replaced tables stay allocated until the
-  /// index goes away, so a reader never touches freed memory; their sizes halve, so together they
-  /// take at most as much memory as the current one.
-  ///
-  /// `@unchecked Sendable`: `tables` and `count` are only touched by the single writer; readers
-  /// only read `published` and the immutable-once-published slots through atomics.
-  final class BuiltIndex: @unchecked Sendable {
-    private let published = Atomic<UInt>(0)
-    private var tables: [SlotTable] = []
-    private var count = 0
-
-    init() {}
-
-    /// The box built for `id`, unretained: the storage keeps every box it built alive.
-    func box(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
-      let bits = published.load(ordering: .acquiring)
-      guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-      return Unmanaged<SlotTable>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.find(id) }
-    }
-
-    /// Adds a box. Callers serialize inserts and keep `box` alive as long as this index.
-    func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
-      if tables.isEmpty || (count + 1) * 2 > tables[tables.count - 1].capacity {
-        let grown = SlotTable(capacity: tables.isEmpty ? 16 : tables[tables.count - 1].capacity * 2)
-        if let last = tables.last { last.copy(into: grown) }
-        tables.append(grown)
-        published.store(
-          UInt(bitPattern: Unmanaged.passUnretained(grown).toOpaque()),
-          ordering: .releasing
-        )
-      }
-      tables[tables.count - 1].insert(
-        id,
-        UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
-      )
-      count += 1
-      #if TINY_DEPENDENCY_INTERNAL_CHECKS
-        let table = tables[tables.count - 1]
-        precondition(count * 2 <= table.capacity, "BuiltIndex: table over half full")
-        precondition(table.find(id) != nil, "BuiltIndex: an inserted key its lookup misses")
-      #endif
-    }
-
-    /// Removes a box: its slot's key becomes a tombstone that probes pass over. The caller keeps
-    /// the box alive for readers that already found it.
-    func remove(_ id: ObjectIdentifier) {
-      tables.last?.remove(id)
-    }
-  }
-
-  /// A fixed-capacity table of atomic key and value slots; a key of 0 marks an empty slot.
-  final class SlotTable: @unchecked Sendable {
-    let capacity: Int
-    private let keys: UnsafeMutablePointer<Atomic<UInt>>
-    private let values: UnsafeMutablePointer<Atomic<UInt>>
-
-    init(capacity: Int) {
-      self.capacity = capacity
-      keys = .allocate(capacity: capacity)
-      values = .allocate(capacity: capacity)
-      for index in 0..<capacity {
-        (keys + index).initialize(to: Atomic(0))
-        (values + index).initialize(to: Atomic(0))
-      }
-    }
-
-    deinit {
-      keys.deinitialize(count: capacity)
-      keys.deallocate()
-      values.deinitialize(count: capacity)
-      values.deallocate()
-    }
-
-    @inline(__always)
-    private func start(_ key: UInt) -> Int {
-      Int(truncatingIfNeeded: PersistentMap.hash(ObjectIdentifier(bitPattern: key)) >> 32)
-        & (capacity - 1)
-    }
-
-    func find(_ id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
-      let key = UInt(bitPattern: id)
-      var index = start(key)
-      while true {
-        let found = keys[index].load(ordering: .acquiring)
-        if found == key {
-          let bits = values[index].load(ordering: .relaxed)
-          return Unmanaged<AnyBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-        }
-        if found == 0 { return nil }
-        index = (index + 1) & (capacity - 1)
-      }
-    }
-
-    func insert(_ id: ObjectIdentifier, _ value: UInt) {
-      let key = UInt(bitPattern: id)
-      var index = start(key)
-      while true {
-        let found = keys[index].load(ordering: .relaxed)
-        if found == 0 || found == key {
-          values[index].store(value, ordering: .relaxed)
-          keys[index].store(key, ordering: .releasing)
-          return
-        }
-        index = (index + 1) & (capacity - 1)
-      }
-    }
-
-    /// A key no object has (objects are aligned): marks a removed slot.
-    static let tombstone: UInt = 1
-
-    func remove(_ id: ObjectIdentifier) {
-      let key = UInt(bitPattern: id)
-      var index = start(key)
-      while true {
-        let found = keys[index].load(ordering: .relaxed)
-        if found == key {
-          keys[index].store(Self.tombstone, ordering: .releasing)
-          return
-        }
-        if found == 0 { return }
-        index = (index + 1) & (capacity - 1)
-      }
-    }
-
-    func copy(into other: SlotTable) {
-      for index in 0..<capacity {
-        let key = keys[index].load(ordering: .relaxed)
-        if key != 0 && key != Self.tombstone {
-          other.insert(ObjectIdentifier(bitPattern: key), values[index].load(ordering: .relaxed))
-        }
-      }
-    }
-  }
-
-  extension ObjectIdentifier {
-    init(bitPattern: UInt) {
-      self = unsafeBitCast(bitPattern, to: ObjectIdentifier.self)
-    }
+  extension LockFreeIndex {
+    /// An empty index.
+    static func make() -> LockFreeIndex { LockFreeIndex() }
   }
 #endif

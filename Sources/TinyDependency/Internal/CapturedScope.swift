@@ -16,9 +16,13 @@
 /// since; otherwise a combined container, the captured scope with the current scope's newer
 /// overrides on top, made once per pair and dropped when the current scope goes away.
 ///
-/// `@unchecked Sendable`: `decisions` and `replacement` live in `state`, behind its lock; the
-/// other stored properties are immutable after `init` (`weakStorage` is a weak reference, which
-/// the runtime makes safe to load from any thread).
+/// A read takes no lock when it happens in the scope the last decision was for (on Linux; see
+/// `DecisionCache`).
+///
+/// `@unchecked Sendable`: `decisions` and `replacement` live in `state`, behind its lock (made
+/// on the first decision on Linux, so that making a capture allocates once); `cache` is atomic;
+/// the other stored properties are immutable after `init` (`weakStorage` is a weak reference,
+/// which the runtime makes safe to load from any thread).
 @usableFromInline
 final class CapturedScope: @unchecked Sendable {
   private enum Decision {
@@ -30,7 +34,7 @@ final class CapturedScope: @unchecked Sendable {
     case combined(DependencyStorage)
   }
 
-  private struct State {
+  private struct State: DefaultInitializable {
     /// By the serial of the scope read in; removed when that scope goes away.
     var decisions: [UInt64: Decision] = [:]
     /// For a weak capture: stands in for the storage, to read from once it is gone, and to
@@ -46,16 +50,23 @@ final class CapturedScope: @unchecked Sendable {
   /// For a weak capture: what rebuilds an equivalent storage.
   private let parent: DependencyStorage?
   private let overrides: PersistentMap
-  private let changedKeys: Set<ObjectIdentifier>
+  private let changedKeys: KeySet
   private let context: DependencyContext
   private let choosesContext: Bool
   private let testScope: TestScope?
-  private let state = Locked(State())
+  private let state = LazyLocked<State>()
+  /// The storage to read from in the scope decided last, unretained, or ``currentScope``.
+  private let cache = DecisionCache()
+
+  /// What `cache` holds for a scope that reads from itself: no storage has this address.
+  private static let currentScope: UInt = 1
 
   init(_ storage: DependencyStorage, strong: Bool) {
     serial = storage.serial
     strongStorage = strong ? storage : nil
-    weakStorage = storage
+    // Only a weak capture refers to its storage weakly: a weak reference gives the storage a
+    // side table, which makes every retain and release of it slower.
+    weakStorage = strong ? nil : storage
     parent = strong ? nil : storage.parent
     overrides = storage.overrides
     changedKeys = storage.changedKeys
@@ -103,12 +114,39 @@ final class CapturedScope: @unchecked Sendable {
   func effectiveValues(current: DependencyValues) -> DependencyValues {
     let reading = current.storage
     if reading.isProcessRoot { return current.with(storage: storage) }
+    if let cached = cache.find(reading.serial) {
+      if cached == Self.currentScope { return current }
+      // The storage lives as long as `reading`, which the caller holds.
+      let storage = Unmanaged<DependencyStorage>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!)
+      return current.with(storage: storage.takeUnretainedValue())
+    }
     let decision =
-      state.withLock { $0.decisions[reading.serial] } ?? decide(reading: reading)
+      state.withLock { state in
+        let known = state.decisions[reading.serial]
+        if let known { remember(known, for: reading.serial) }
+        return known
+      } ?? decide(reading: reading)
     switch decision {
     case .current: return current
     case .captured: return current.with(storage: storage)
     case .combined(let combined): return current.with(storage: combined)
+    }
+  }
+
+  /// Caches `decision` for the reads that follow in the scope with `serial`, when what it
+  /// points to lives as long as that scope. Call with the lock held.
+  private func remember(_ decision: Decision, for serial: UInt64) {
+    switch decision {
+    case .current:
+      cache.store(serial, Self.currentScope)
+    case .captured:
+      // A weak capture's storage may go away: read it through `storage` each time.
+      if let strongStorage {
+        cache.store(serial, UInt(bitPattern: Unmanaged.passUnretained(strongStorage).toOpaque()))
+      }
+    case .combined(let combined):
+      // `decisions` keeps it until the scope with `serial` goes away.
+      cache.store(serial, UInt(bitPattern: Unmanaged.passUnretained(combined).toOpaque()))
     }
   }
 
@@ -132,6 +170,7 @@ final class CapturedScope: @unchecked Sendable {
       // Another thread may have decided first: use one decision, so a value is built once.
       if let earlier = state.decisions[reading.serial] { return (earlier, false) }
       state.decisions[reading.serial] = decided
+      remember(decided, for: reading.serial)
       return (decided, true)
     }
     if isNew { reading.observe(self) }

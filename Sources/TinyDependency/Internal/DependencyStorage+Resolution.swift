@@ -17,7 +17,6 @@ enum Resolution {
 
   /// The first step of a read: what the storage holds for `id`.
   static func look(_ state: inout StorageState, for id: ObjectIdentifier) -> Action {
-    state.isFrozen = true
     switch state.entries[id] {
     case .built(let built)?: return .reuse(built)
     case .building(let builder)?: return .wait(builder)
@@ -50,8 +49,8 @@ extension DependencyStorage {
     id: ObjectIdentifier,
     in values: DependencyValues
   ) -> Key.Value {
+    freeze()
     if Key.lifetime.kind == .transient {
-      freeze()
       let frame = makeFrame(for: Key.self, reader: values.frame)
       let trace = build(Key.self, frame: frame, in: values)
       values.frame?.record(Key.self, inputs: trace.inputs, hold: trace.hold)

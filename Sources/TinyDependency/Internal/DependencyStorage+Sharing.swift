@@ -25,7 +25,7 @@ extension DependencyStorage {
     while let ancestor = node, !changed.contains(id) {
       switch ancestor.state.withLock({ $0.entries[id] }) {
       case .built(let built)?
-      where built.inputs.isDisjoint(with: changed)
+      where changed.isDisjoint(with: built.inputs)
         && (built.hold != .escapedScope || changed.isEmpty):
         return .share(built)
       case .building(let builder)?:
@@ -55,7 +55,7 @@ extension DependencyStorage {
 
   /// Keeps `built` for `id` in `state` (this storage's), for the lock-free index too.
   func adopt(_ built: BuiltValue, as id: ObjectIdentifier, in state: inout StorageState) {
-    state.isFrozen = true
+    freeze(in: &state)
     state.entries[id] = .built(built)
     builtIndex.insert(id, built.box)
   }
@@ -72,7 +72,7 @@ extension DependencyStorage {
     if !choosesContext && built.hold == .none {
       var changed = changedKeys
       var node = parent
-      while let ancestor = node, !changed.contains(id), built.inputs.isDisjoint(with: changed) {
+      while let ancestor = node, !changed.contains(id), changed.isDisjoint(with: built.inputs) {
         target = ancestor
         if ancestor.choosesContext { break }
         changed.formUnion(ancestor.changedKeys)
@@ -132,7 +132,7 @@ extension DependencyStorage {
       ancestors.insert(ObjectIdentifier(scope))
       node = scope.parent
     }
-    var changed: Set<ObjectIdentifier> = []
+    var changed = KeySet()
     var choseContext = false
     node = current
     while let scope = node, !ancestors.contains(ObjectIdentifier(scope)) {

@@ -1,3 +1,7 @@
+#if !(canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX)
+  import Synchronization
+#endif
+
 /// A value built for a key, and the keys it read while being built.
 struct BuiltValue: Sendable {
   let box: AnyBox
@@ -37,18 +41,19 @@ struct BuiltValue: Sendable {
 /// - `CapturedScope.swift`: objects that keep the scope they were made in.
 ///
 /// `@unchecked Sendable`: the mutable state shared between threads lives in `state`, behind its
-/// lock. `parent`, `overrides`, `changedKeys`, `context`, `choosesContext` and
+/// lock (made on first use on Linux, see `LockFree.swift`), and in the atomic `builtIndex` and
+/// frozen flag. `parent`, `overrides`, `changedKeys`, `context`, `choosesContext` and
 /// `reportsLiveFallbacks` are written only while the storage is uniquely referenced and not yet
 /// frozen (see `DependencyValues.prepareToMutate()`), that is, before any other thread can see
-/// it; afterwards they are immutable, which is also why `overrides` skips dynamic exclusivity
-/// checks.
+/// it; afterwards they are immutable, which is also why they skip dynamic exclusivity checks.
 @usableFromInline
 final class DependencyStorage: @unchecked Sendable {
   /// The storage this one was derived from; nil for a root container.
+  @exclusivity(unchecked)
   private(set) var parent: DependencyStorage?
   /// A number no other storage of this process has, to recognize it without keeping it alive.
   @usableFromInline
-  let serial: UInt64 = DependencyStorage.nextSerial()
+  let serial: UInt64 = Serials.next()
   /// Whether this is the storage of the process-wide root that is current when nothing is bound.
   let isProcessRoot: Bool
   /// Set for a container that traces a graph, and inherited by the storages derived from it.
@@ -66,18 +71,27 @@ final class DependencyStorage: @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked)
   private(set) var overrides: PersistentMap
   /// Keys overridden in this storage relative to `parent`.
-  private(set) var changedKeys: Set<ObjectIdentifier> = []
+  @exclusivity(unchecked)
+  private(set) var changedKeys = KeySet()
   /// The context values are built for.
+  @exclusivity(unchecked)
   private(set) var context: DependencyContext
   /// Whether this storage chose its context itself, so nothing above it can be reused.
+  @exclusivity(unchecked)
   private(set) var choosesContext: Bool
   /// Whether a test value that falls back to the live default is reported as an issue.
+  @exclusivity(unchecked)
   package private(set) var reportsLiveFallbacks = false
 
-  let state = Locked(StorageState())
+  /// Made on first use on Linux: a scope that only reads overrides never needs it.
+  let state = LazyLocked<StorageState>()
   /// The boxes of `state.entries` that are built, for reads that take no lock. Inserts happen
   /// with the lock held; `entries` keeps every box alive.
-  let builtIndex = BuiltIndex()
+  let builtIndex = BuiltIndex.make()
+  #if !(canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX)
+    /// Set once the storage is shared or read from; on Apple platforms `state.isFrozen`.
+    private let frozen = Atomic<Bool>(false)
+  #endif
 
   /// Creates a root storage.
   init(
@@ -94,7 +108,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.belongsToTest = testScope != nil
     self.routesUnboundReads = isProcessRoot && TestRoots.provider != nil
     self.overrides = overrides
-    self.changedKeys = Set(overrides.keys)
+    self.changedKeys = KeySet(overrides.keys)
     self.context = context ?? ContextDetection.process.context
     self.choosesContext = context != nil
   }
@@ -115,17 +129,8 @@ final class DependencyStorage: @unchecked Sendable {
 
   deinit {
     // Captures that combined their scope with this one no longer need the combination.
-    for observer in state.withLock({ $0.observers }) {
+    for observer in state.lockedIfMade?.withLock({ $0.observers }) ?? [] {
       observer.value?.forget(serial)
-    }
-  }
-
-  private static let lastSerial = Locked<UInt64>(0)
-
-  private static func nextSerial() -> UInt64 {
-    lastSerial.withLock {
-      $0 += 1
-      return $0
     }
   }
 
@@ -142,13 +147,35 @@ final class DependencyStorage: @unchecked Sendable {
 
   // MARK: - Mutation before sharing
 
-  /// Whether this storage may still be changed in place by its only owner.
-  var isMutable: Bool { state.withLock { !$0.isFrozen } }
+  #if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+    /// Whether this storage may still be changed in place by its only owner.
+    var isMutable: Bool { state.withLock { !$0.isFrozen } }
 
-  /// Prevents further in-place changes; called before the storage is shared or read from.
-  func freeze() {
-    state.withLock { $0.isFrozen = true }
-  }
+    /// Prevents further in-place changes; called before the storage is shared or read from.
+    func freeze() {
+      state.withLock { $0.isFrozen = true }
+    }
+
+    /// Freezes this storage from inside `state.withLock`, with `state` its own.
+    func freeze(in state: inout StorageState) {
+      state.isFrozen = true
+    }
+  #else
+    /// Whether this storage may still be changed in place by its only owner.
+    var isMutable: Bool { !frozen.load(ordering: .acquiring) }
+
+    /// Prevents further in-place changes; called before the storage is shared or read from.
+    @inline(__always)
+    func freeze() {
+      // Only the first call writes, so threads binding a shared storage don't contend on it.
+      if !frozen.load(ordering: .relaxed) { frozen.store(true, ordering: .releasing) }
+    }
+
+    /// Freezes this storage from inside `state.withLock`, with `state` its own.
+    func freeze(in state: inout StorageState) {
+      freeze()
+    }
+  #endif
 
   /// The overrides a storage derived from this one starts from: with more than a couple of
   /// layers, a flattened copy made once and shared by every derived storage, so that scopes
@@ -159,7 +186,7 @@ final class DependencyStorage: @unchecked Sendable {
       if let flattened = state.flattenedOverrides { return flattened }
       let flattened = overrides.flattened()
       state.flattenedOverrides = flattened
-      state.isFrozen = true
+      freeze(in: &state)
       return flattened
     }
   }
@@ -248,15 +275,17 @@ final class DependencyStorage: @unchecked Sendable {
 }
 
 /// What a storage's lock guards.
-struct StorageState {
+struct StorageState: DefaultInitializable {
   enum Entry {
     /// Being built by that frame, here or, for a value it may share, in a scope below this one.
     case building(BuildFrame)
     case built(BuiltValue)
   }
 
-  /// Set once the storage is shared or read from: nothing changes it in place after that.
-  var isFrozen = false
+  #if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+    /// Set once the storage is shared or read from: nothing changes it in place after that.
+    var isFrozen = false
+  #endif
   var entries: [ObjectIdentifier: Entry] = [:]
   /// `overrides` with its layers moved into the trie, once a derived storage asked for it.
   var flattenedOverrides: PersistentMap?

@@ -21,6 +21,23 @@ struct Locked<State>: @unchecked Sendable {
     buffer.withUnsafeMutablePointerToElements { LockPrimitives.initialize($0) }
   }
 
+  /// Shares the lock and state of `reference`, a value of ``retainedReference()``, without
+  /// taking over its retain.
+  init(unretained reference: UnsafeRawPointer) {
+    buffer = Unmanaged<ManagedBuffer<State, LockPrimitives>>.fromOpaque(reference)
+      .takeUnretainedValue()
+  }
+
+  /// The lock and state as one retained pointer, for ``LazyLocked`` to publish atomically.
+  func retainedReference() -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(buffer).toOpaque()
+  }
+
+  /// Gives up the retain of a pointer made by ``retainedReference()``.
+  static func release(_ reference: UnsafeRawPointer) {
+    Unmanaged<ManagedBuffer<State, LockPrimitives>>.fromOpaque(reference).release()
+  }
+
   /// Runs `body` with the lock held and the state borrowed mutably.
   @inline(__always)
   func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {

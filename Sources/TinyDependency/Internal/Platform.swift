@@ -21,18 +21,34 @@ struct LockPrimitives {
   private var mutex = pthread_mutex_t()
   private var condition = pthread_cond_t()
 
+  // The pthread calls get plain pointers to the fields: an `inout` access (`&pointer.pointee.mutex`)
+  // would be a Swift write that ThreadSanitizer reports as a race between two threads locking.
+  @inline(__always)
+  private static func mutex(
+    _ pointer: UnsafeMutablePointer<LockPrimitives>
+  ) -> UnsafeMutablePointer<pthread_mutex_t> {
+    pointer.pointer(to: \.mutex)!
+  }
+
+  @inline(__always)
+  private static func condition(
+    _ pointer: UnsafeMutablePointer<LockPrimitives>
+  ) -> UnsafeMutablePointer<pthread_cond_t> {
+    pointer.pointer(to: \.condition)!
+  }
+
   /// Initializes the primitives in place at `pointer`.
   static func initialize(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
     pointer.initialize(to: LockPrimitives())
-    let status = pthread_mutex_init(&pointer.pointee.mutex, nil)
+    let status = pthread_mutex_init(mutex(pointer), nil)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
     #if canImport(Darwin)
-      let conditionStatus = pthread_cond_init(&pointer.pointee.condition, nil)
+      let conditionStatus = pthread_cond_init(condition(pointer), nil)
     #else
       var attributes = pthread_condattr_t()
       pthread_condattr_init(&attributes)
       pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-      let conditionStatus = pthread_cond_init(&pointer.pointee.condition, &attributes)
+      let conditionStatus = pthread_cond_init(condition(pointer), &attributes)
       pthread_condattr_destroy(&attributes)
     #endif
     precondition(conditionStatus == 0, "pthread_cond_init failed: \(conditionStatus)")
@@ -40,20 +56,20 @@ struct LockPrimitives {
 
   /// Destroys the primitives at `pointer`; nothing may hold or wait on them.
   static func destroy(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
-    pthread_cond_destroy(&pointer.pointee.condition)
-    pthread_mutex_destroy(&pointer.pointee.mutex)
+    pthread_cond_destroy(condition(pointer))
+    pthread_mutex_destroy(mutex(pointer))
     pointer.deinitialize(count: 1)
   }
 
   @inline(__always)
   static func lock(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
-    let status = pthread_mutex_lock(&pointer.pointee.mutex)
+    let status = pthread_mutex_lock(mutex(pointer))
     assert(status == 0, "pthread_mutex_lock failed: \(status)")
   }
 
   @inline(__always)
   static func unlock(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
-    let status = pthread_mutex_unlock(&pointer.pointee.mutex)
+    let status = pthread_mutex_unlock(mutex(pointer))
     assert(status == 0, "pthread_mutex_unlock failed: \(status)")
   }
 
@@ -65,8 +81,8 @@ struct LockPrimitives {
     #if canImport(Darwin)
       var relative = timespec(tv_sec: whole, tv_nsec: nanoseconds)
       let status = pthread_cond_timedwait_relative_np(
-        &pointer.pointee.condition,
-        &pointer.pointee.mutex,
+        condition(pointer),
+        mutex(pointer),
         &relative
       )
     #else
@@ -77,8 +93,8 @@ struct LockPrimitives {
       deadline.tv_sec = now.tv_sec + whole + total / 1_000_000_000
       deadline.tv_nsec = total % 1_000_000_000
       let status = pthread_cond_timedwait(
-        &pointer.pointee.condition,
-        &pointer.pointee.mutex,
+        condition(pointer),
+        mutex(pointer),
         &deadline
       )
     #endif
@@ -88,7 +104,7 @@ struct LockPrimitives {
 
   /// Wakes every thread waiting on the condition.
   static func broadcast(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
-    let status = pthread_cond_broadcast(&pointer.pointee.condition)
+    let status = pthread_cond_broadcast(condition(pointer))
     assert(status == 0, "pthread_cond_broadcast failed: \(status)")
   }
 }

@@ -36,7 +36,7 @@ struct PersistentMapTests {
   @Test func builtIndexFindsEveryInsertedBoxWhileGrowing() {
     let tokens = (0..<3_000).map { _ in Token() }
     let boxes = tokens.indices.map { Box($0) }
-    let index = BuiltIndex()
+    let index = BuiltIndex.make()
     for (position, token) in tokens.enumerated() {
       index.insert(ObjectIdentifier(token), boxes[position])
       #expect(index.box(for: ObjectIdentifier(token))?.takeUnretainedValue() === boxes[position])
@@ -51,7 +51,7 @@ struct PersistentMapTests {
   @Test func readersSeeConsistentBoxesWhileAWriterGrowsTheIndex() {
     let tokens = (0..<4_000).map { _ in Token() }
     let boxes = tokens.indices.map { Box($0) }
-    let index = BuiltIndex()
+    let index = BuiltIndex.make()
     let ids = tokens.map(ObjectIdentifier.init)
     let results = onThreads(3) { thread in
       if thread == 0 {

@@ -1,0 +1,153 @@
+// The few places where a scope's entry and a read skip a lock: each has a lock-free form, with
+// `Synchronization.Atomic` on Linux, and a locked twin for Apple platforms, where `Atomic` needs
+// macOS 15 / iOS 18 and cannot be a stored property of a type that older systems run.
+// `-Xswiftc -DTINY_DEPENDENCY_LOCKED_INDEX` compiles the locked twins on Linux (`.ci/run` does),
+// so their logic runs here even though the platforms don't.
+
+#if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+  /// Hands out the numbers that tell storages apart: under a lock.
+  enum Serials {
+    private static let last = Locked<UInt64>(0)
+
+    /// A number no earlier call returned; never 0.
+    static func next() -> UInt64 {
+      last.withLock {
+        $0 += 1
+        return $0
+      }
+    }
+  }
+
+  /// State behind a lock, made with its owner (no atomic here to publish it later).
+  struct LazyLocked<State: DefaultInitializable>: ~Copyable {
+    private let made = Locked(State())
+
+    init() {}
+
+    /// The lock and state.
+    var locked: Locked<State> { made }
+
+    /// The lock and state, if anything needed them yet: always, here.
+    var lockedIfMade: Locked<State>? { made }
+  }
+
+  /// The last decision of a ``CapturedScope``: not cached on these platforms, where reading it
+  /// without a lock needs atomics.
+  struct DecisionCache: ~Copyable {
+    init() {}
+
+    func find(_ serial: UInt64) -> UInt? { nil }
+
+    func store(_ serial: UInt64, _ value: UInt) {}
+  }
+#else
+  import Synchronization
+
+  /// Hands out the numbers that tell storages apart: an atomic counter.
+  enum Serials {
+    private static let last = Atomic<UInt64>(0)
+
+    /// A number no earlier call returned; never 0.
+    static func next() -> UInt64 {
+      last.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+  }
+
+  /// State behind a lock, made on first use and published with a compare-and-exchange, so that
+  /// an owner that never needs it (a scope that only reads overrides) never allocates it.
+  struct LazyLocked<State: DefaultInitializable>: ~Copyable {
+    /// The retained pointer of the `Locked` buffer, or 0 before first use.
+    private let reference = Atomic<UInt>(0)
+
+    init() {}
+
+    deinit {
+      if let pointer = UnsafeRawPointer(bitPattern: reference.load(ordering: .acquiring)) {
+        Locked<State>.release(pointer)
+      }
+    }
+
+    /// The lock and state, made now if nothing needed them before.
+    var locked: Locked<State> {
+      if let made = lockedIfMade { return made }
+      let made = Locked(State()).retainedReference()
+      let (exchanged, original) = reference.compareExchange(
+        expected: 0,
+        desired: UInt(bitPattern: made),
+        successOrdering: .acquiringAndReleasing,
+        failureOrdering: .acquiring
+      )
+      if exchanged { return Locked(unretained: made) }
+      // Another thread made it first: use theirs.
+      Locked<State>.release(made)
+      return Locked(unretained: UnsafeRawPointer(bitPattern: original)!)
+    }
+
+    /// The lock and state, if anything needed them yet.
+    var lockedIfMade: Locked<State>? {
+      UnsafeRawPointer(bitPattern: reference.load(ordering: .acquiring)).map {
+        Locked(unretained: $0)
+      }
+    }
+  }
+
+  /// The last decision of a ``CapturedScope`` (which storage to read in the scope with a serial),
+  /// read without a lock: a sequence lock over two words.
+  ///
+  /// A writer (one at a time: callers hold the capture's lock) makes the sequence odd, writes
+  /// both words, and makes it even again; a reader keeps the pair only if the sequence was even
+  /// and unchanged around its two loads. The value is only used by a reader whose serial it is:
+  /// that scope is alive while it reads, so what the decision points to is too.
+  struct DecisionCache: ~Copyable {
+    private let sequence = Atomic<UInt>(0)
+    private let serial = Atomic<UInt64>(0)
+    private let value = Atomic<UInt>(0)
+
+    init() {}
+
+    /// The value stored for `serial`, if it is the last one stored.
+    @inline(__always)
+    func find(_ serial: UInt64) -> UInt? {
+      let before = sequence.load(ordering: .acquiring)
+      let key = self.serial.load(ordering: .relaxed)
+      let found = value.load(ordering: .relaxed)
+      atomicMemoryFence(ordering: .acquiring)
+      let after = sequence.load(ordering: .relaxed)
+      guard before & 1 == 0, before == after, key == serial else { return nil }
+      return found
+    }
+
+    /// Replaces the cached pair. Callers serialize stores.
+    func store(_ serial: UInt64, _ value: UInt) {
+      let start = sequence.load(ordering: .relaxed)
+      sequence.store(start &+ 1, ordering: .relaxed)
+      atomicMemoryFence(ordering: .releasing)
+      self.serial.store(serial, ordering: .relaxed)
+      self.value.store(value, ordering: .relaxed)
+      sequence.store(start &+ 2, ordering: .releasing)
+    }
+  }
+#endif
+
+/// State that ``LazyLocked`` can make when it is first needed.
+protocol DefaultInitializable {
+  init()
+}
+
+extension LazyLocked {
+  /// Runs `body` with the lock held, making the state first if needed.
+  @inline(__always)
+  func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    try locked.withLock(body)
+  }
+
+  /// Blocks while `predicate` holds for the state, for at most `timeout` seconds.
+  func wait(while predicate: (borrowing State) -> Bool, timeout: Double) -> Bool {
+    locked.wait(while: predicate, timeout: timeout)
+  }
+
+  /// Wakes the threads waiting for the state to change; none can wait before it is made.
+  func broadcast() {
+    lockedIfMade?.broadcast()
+  }
+}
