@@ -26,6 +26,11 @@ struct Model: Sendable {
   @Dependency(\.benchValue) var value
 }
 
+/// The form a `Sendable` class holds: a `Dependency` in a `let`, called.
+final class LetModel: Sendable {
+  let value = Dependency(\.benchValue)
+}
+
 // MARK: - Generated keys
 
 /// Keys whose value is an `Int`, so generated ones can be set and read through an existential.

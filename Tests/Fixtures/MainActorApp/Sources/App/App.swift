@@ -195,3 +195,35 @@ actor Uploader {
     tracer.trace("uploading \(path)")
   }
 }
+
+// MARK: - Sendable classes and actors hold a Dependency in a let
+
+nonisolated final class ImageCache: Sendable {
+  let api = Dependency(\.api)
+  let tracer = Dependency(\.tracer)
+
+  func image(named name: String) async throws -> String {
+    tracer().trace("fetching \(name)")
+    return try await api().fetch("/images/\(name)")
+  }
+}
+
+actor Prefetcher {
+  let api = Dependency(\.api)
+
+  func prefetch(_ paths: [String]) async throws -> [String] {
+    var results: [String] = []
+    for path in paths { results.append(try await api.wrappedValue.fetch(path)) }
+    return results
+  }
+}
+
+/// Without `nonisolated`, a Sendable class of this module is main-actor isolated; its `let`s
+/// still read from anywhere.
+final class MainActorSendableCache: Sendable {
+  let api = Dependency(\.api)
+}
+
+nonisolated func readFromMainActorSendableCache(_ cache: MainActorSendableCache) -> String {
+  cache.api().baseURL
+}
