@@ -69,7 +69,9 @@ struct PrepareDependenciesTests {
     #expect(root.values.leaf == "new leaf")
     #expect(message.contains("called again, at App/Main.swift:20"))
     #expect(message.contains("the first call was at App/Main.swift:10"))
-    #expect(message.contains("Not applied, so that nothing already handed out changes: GreetingKey"))
+    #expect(
+      message.contains("Not applied, so that nothing already handed out changes: GreetingKey")
+    )
     #expect(message.contains("Applied: LeafKey."))
     #expect(message.contains("Fix: call prepareDependencies once"))
   }

@@ -111,7 +111,13 @@ final class PreparedRoot: Sendable {
           } else {
             outcome.applied.append(change.key)
           }
-          let value = BuiltValue(box: change.box, inputs: [], key: change.key, reads: [], hold: .none)
+          let value = BuiltValue(
+            box: change.box,
+            inputs: [],
+            key: change.key,
+            reads: [],
+            hold: .none
+          )
           root.adopt(value, as: id, in: &state)
           if prepared.prepared[id] == nil { prepared.order.append(id) }
           prepared.prepared[id] = (change.key, change.box)
