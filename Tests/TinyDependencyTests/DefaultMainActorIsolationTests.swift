@@ -56,6 +56,10 @@ struct DefaultMainActorIsolationTests {
           47,
           "call to main actor-isolated instance method 'log' in a synchronous actor-isolated context"
         ),
+        (
+          68,
+          "main actor-isolated subscript 'subscript(_:)' can not be referenced from a nonisolated context"
+        ),
       ] {
         #expect(output.contains("Mistakes.swift:\(line):"), "no error on line \(line)")
         #expect(output.contains("error: \(error)"), "\(error)\n\(output)")

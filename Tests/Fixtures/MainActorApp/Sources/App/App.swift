@@ -227,3 +227,33 @@ final class MainActorSendableCache: Sendable {
 nonisolated func readFromMainActorSendableCache(_ cache: MainActorSendableCache) -> String {
   cache.api().baseURL
 }
+
+// MARK: - A main-actor value
+
+final class Haptics {
+  var taps = 0
+  func tap() { taps += 1 }
+}
+
+enum HapticsKey: MainActorDependencyKey {
+  static var defaultValue: Haptics { Haptics() }
+}
+
+extension DependencyValues {
+  var haptics: Haptics {
+    get { self[HapticsKey.self] }
+    set { self[HapticsKey.self] = newValue }
+  }
+}
+
+final class CheckoutModel {
+  @Dependency(HapticsKey.self) var haptics
+
+  func pay() {
+    haptics.tap()
+  }
+}
+
+nonisolated func tapFromAnywhere() async {
+  await DependencyValues.current.haptics.tap()
+}

@@ -46,3 +46,24 @@ actor Reporter {
   @Dependency(LoggerKey.self) var logger
   func report() { logger.log("report") }
 }
+
+final class Haptics {}
+
+enum HapticsKey: MainActorDependencyKey {
+  static var defaultValue: Haptics { Haptics() }
+}
+
+extension DependencyValues {
+  var haptics: Haptics {
+    get { self[HapticsKey.self] }
+    set { self[HapticsKey.self] = newValue }
+  }
+}
+
+final class CheckoutModel {
+  @Dependency(\.haptics) var haptics
+}
+
+nonisolated func hapticsInNonisolatedFunction() {
+  _ = DependencyValues.current[HapticsKey.self]
+}
