@@ -79,7 +79,7 @@ struct DocumentationTests {
 
   @Test(arguments: [
     ("README.md", "ReadmeExamples.swift+" + mainActorApp),
-    ("Examples.md", "GuideExamples.swift+ExampleAppValidation.swift"),
+    ("Examples.md", "GuideExamples.swift+ExampleAppValidation.swift+" + mainActorApp),
   ])
   func everyCodeBlockIsCompiled(markdown: String, compiled: String) throws {
     let blocks = try Self.codeBlocks(in: markdown)

@@ -257,3 +257,29 @@ final class CheckoutModel {
 nonisolated func tapFromAnywhere() async {
   await DependencyValues.current.haptics.tap()
 }
+
+// MARK: - Setup at the entry point
+
+enum APIBaseURLKey: DependencyInputKey {
+  typealias Value = String
+  static let testValue = "https://api.test.invalid"
+}
+
+nonisolated extension DependencyValues {
+  var apiBaseURL: String {
+    get { self[APIBaseURLKey.self] }
+    set { self[APIBaseURLKey.self] = newValue }
+  }
+}
+
+func applicationDidFinishLaunching() {
+  prepareDependencies {
+    $0.apiBaseURL = "https://api.example.com"
+    $0.api = APIClient(baseURL: "https://api.example.com") { path in "live \(path)" }
+  }
+}
+
+nonisolated func callbackFromAFramework() -> String {
+  @Dependency(\.apiBaseURL) var baseURL
+  return baseURL  // "https://api.example.com", on any thread
+}
