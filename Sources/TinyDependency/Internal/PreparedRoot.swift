@@ -186,7 +186,6 @@ extension KeyType {
   /// a key's metatype, which an `ObjectIdentifier` holds as its bit pattern.
   init(identifiedBy id: ObjectIdentifier) {
     let type = unsafeBitCast(id, to: Any.Type.self)
-    // swift-format-ignore: NeverForceUnwrap
     self.init(type as! any DependencyKey.Type)
   }
 }
