@@ -115,7 +115,7 @@ enum MainActorKey<Key: MainActorDependencyKey>: DependencyKey {
     _ build: @MainActor () -> Key.Value
   ) -> Key.Value {
     guard MainActorCheck.isOnMainActor() else { stopOffMainActor(Key.self, context: context) }
-    return MainActor.assumeIsolated(build)
+    return MainActorCheck.run(build)
   }
 }
 
@@ -127,7 +127,7 @@ final class MainActorKeyReader<Key: MainActorDependencyKey>: KeyReader<Key.Value
     guard MainActorCheck.isOnMainActor() else {
       stopOffMainActor(Key.self, context: values.context)
     }
-    return MainActor.assumeIsolated { values[Key.self] }
+    return MainActorCheck.run { values[Key.self] }
   }
 }
 

@@ -9,7 +9,7 @@ final class Haptics {
   let style: String
 
   init(_ style: String) {
-    MainActor.preconditionIsolated()
+    dispatchPrecondition(condition: .onQueue(.main))
     Haptics.built += 1
     self.style = style
   }

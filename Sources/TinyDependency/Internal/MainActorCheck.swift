@@ -27,4 +27,16 @@ enum MainActorCheck {
     guard marked else { return false }
     return DispatchQueue.getSpecific(key: specific.key) == 1
   }
+
+  /// Runs `body`, which must be on the main actor: call only after ``isOnMainActor()`` said so.
+  /// `MainActor.assumeIsolated` where the OS has it, else the same call without its check.
+  static func run<T: Sendable>(_ body: @MainActor () -> T) -> T {
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+      return MainActor.assumeIsolated(body)
+    }
+    // The caller checked the isolation; a main-actor function and a plain one are called alike.
+    return withoutActuallyEscaping(body) { body in
+      unsafeBitCast(body, to: (() -> T).self)()
+    }
+  }
 }
