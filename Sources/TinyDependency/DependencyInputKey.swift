@@ -58,7 +58,9 @@ extension DependencyValues {
   /// precondition(missing.isEmpty, "set \(missing) first")
   /// ```
   ///
-  /// An input counts as unset until a value is set for it, even if its key declares a value
+  /// An input counts as set once a value is set for it (on this container, a scope it derives
+  /// from, or with ``prepareDependencies(fileID:filePath:line:column:_:)`` for the process root
+  /// and its scopes), and as unset until then, even if its key declares a value
   /// for this container's context: which values a key declares is not visible without running
   /// them. ``DependencyGraph/trace(_:context:configure:)`` shows the inputs a resolution
   /// actually missed.
@@ -68,6 +70,7 @@ extension DependencyValues {
   public func unsetInputs(among keys: [any DependencyKey.Type]) -> [any DependencyKey.Type] {
     keys.filter { key in
       key.lifetime == .input && storage.overrides[ObjectIdentifier(key)] == nil
+        && !seesPreparedValue(of: ObjectIdentifier(key))
     }
   }
 }

@@ -20,7 +20,11 @@
 /// ``testValue`` and ``previewValue`` fall back to ``defaultValue`` when a key doesn't declare
 /// them. Which one is used is decided at run time by ``DependencyContext``, never by a compile-time flag.
 /// A value is built once per container on first use, unless ``lifetime`` says otherwise.
-public protocol DependencyKey {
+///
+/// With Swift 6.2 and later a key's metatype is `Sendable` (`SendableMetatype`): its conformance
+/// is never isolated to an actor, so a key declared in a module whose default isolation is the
+/// main actor is read from any thread, detached tasks and actors included.
+public protocol DependencyKey: _DependencyKeyMetatype {
   /// The type of the dependency's value.
   associatedtype Value: Sendable
 
@@ -38,6 +42,14 @@ public protocol DependencyKey {
   /// (``DependencyLifetime/input``).
   static var lifetime: DependencyLifetime { get }
 }
+
+#if compiler(>=6.2)
+  /// What key protocols refine: `SendableMetatype`, so that no key conforms with an isolation.
+  public typealias _DependencyKeyMetatype = SendableMetatype
+#else
+  /// What key protocols refine: nothing before Swift 6.2, which brought `SendableMetatype`.
+  public typealias _DependencyKeyMetatype = Any
+#endif
 
 extension DependencyKey {
   /// Falls back to ``defaultValue``, and notes that it did for the build in progress (the

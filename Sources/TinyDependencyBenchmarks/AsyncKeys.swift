@@ -38,19 +38,37 @@ func chainKeys(chains chainCount: Int, length: Int) -> [[any AsyncDependencyKey.
   }
 }
 
-/// 10 chains of 100 keys, made once; the first chain alone is the critical path.
-nonisolated(unsafe) let chains = chainKeys(chains: 10, length: 100)
+#if compiler(>=6.2)
+  /// 10 chains of 100 keys, made once; the first chain alone is the critical path.
+  let chains = chainKeys(chains: 10, length: 100)
+#else
+  /// 10 chains of 100 keys; `nonisolated(unsafe)`: key metatypes are immutable, and
+  /// `SendableMetatype` (Swift 6.2) is what makes them `Sendable`.
+  nonisolated(unsafe) let chains = chainKeys(chains: 10, length: 100)
+#endif
 
 /// Each chain key's predecessor, by the key's identity.
-nonisolated(unsafe) let chainPredecessors: [ObjectIdentifier: any AsyncDependencyKey.Type] = {
-  var result: [ObjectIdentifier: any AsyncDependencyKey.Type] = [:]
-  for chain in chains {
-    for (index, key) in chain.enumerated().dropFirst() {
-      result[ObjectIdentifier(key)] = chain[index - 1]
+#if compiler(>=6.2)
+  let chainPredecessors: [ObjectIdentifier: any AsyncDependencyKey.Type] = {
+    var result: [ObjectIdentifier: any AsyncDependencyKey.Type] = [:]
+    for chain in chains {
+      for (index, key) in chain.enumerated().dropFirst() {
+        result[ObjectIdentifier(key)] = chain[index - 1]
+      }
     }
-  }
-  return result
-}()
+    return result
+  }()
+#else
+  nonisolated(unsafe) let chainPredecessors: [ObjectIdentifier: any AsyncDependencyKey.Type] = {
+    var result: [ObjectIdentifier: any AsyncDependencyKey.Type] = [:]
+    for chain in chains {
+      for (index, key) in chain.enumerated().dropFirst() {
+        result[ObjectIdentifier(key)] = chain[index - 1]
+      }
+    }
+    return result
+  }()
+#endif
 
 /// Median wall time, in nanoseconds, of preparing `keys` in a fresh container.
 func preparationTime(_ keys: [any AsyncDependencyKey.Type], repetitions: Int) async -> Double {

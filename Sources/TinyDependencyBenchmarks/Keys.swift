@@ -33,6 +33,11 @@ struct ThreeWrapperModel: Sendable {
   @Dependency(\.benchValue) var again
 }
 
+/// The form a `Sendable` class holds: a `Dependency` in a `let`, called.
+final class LetModel: Sendable {
+  let value = Dependency(\.benchValue)
+}
+
 // MARK: - Generated keys
 
 /// Keys whose value is an `Int`, so generated ones can be set and read through an existential.

@@ -232,6 +232,16 @@ record(
   baseline: "dependency.root"
 )
 
+let letModel = LetModel()
+_ = letModel.value()
+record(
+  "dependency.let",
+  median(iterations: reads) { n in
+    for _ in 0..<n { consume(letModel.value()) }
+  },
+  baseline: "dependency.root"
+)
+
 _ = DependencyValues.current.benchValue
 record(
   "current.subscript",

@@ -31,7 +31,9 @@ struct DocCArticlesTests {
   func everyCodeBlockIsCompiled(catalog: String) throws {
     let files = try Self.markdownFiles(in: catalog)
     #expect(!files.isEmpty, "\(catalog) should have a landing page")
-    let source = try DocumentationTests.compiledLines("DocCExamples.swift")
+    let source = try DocumentationTests.compiledLines(
+      "DocCExamples.swift+" + DocumentationTests.mainActorApp
+    )
     var blockCount = 0
     for file in files {
       let blocks = try DocumentationTests.codeBlocks(in: file)

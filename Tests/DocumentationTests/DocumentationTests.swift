@@ -73,9 +73,13 @@ struct DocumentationTests {
 
   // MARK: - Compiled copies
 
+  /// The app-shaped blocks are compiled by Tests/Fixtures/MainActorApp, whose target defaults
+  /// to main-actor isolation (built by DefaultMainActorIsolationTests).
+  static let mainActorApp = "../Fixtures/MainActorApp/Sources/App/App.swift"
+
   @Test(arguments: [
-    ("README.md", "ReadmeExamples.swift"),
-    ("Examples.md", "GuideExamples.swift+ExampleAppValidation.swift"),
+    ("README.md", "ReadmeExamples.swift+" + mainActorApp),
+    ("Examples.md", "GuideExamples.swift+ExampleAppValidation.swift+" + mainActorApp),
   ])
   func everyCodeBlockIsCompiled(markdown: String, compiled: String) throws {
     let blocks = try Self.codeBlocks(in: markdown)

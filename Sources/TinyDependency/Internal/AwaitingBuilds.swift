@@ -72,8 +72,6 @@ final class Counter: @unchecked Sendable {
 }
 
 extension KeyType {
-  /// The key's short name, for messages.
-  var name: String { _typeName(type, qualified: false) }
 }
 
 /// Waits in one task for several builds: until all settled, or one failed.

@@ -231,6 +231,9 @@ struct KeyType: @unchecked Sendable, Hashable {
 
   var id: ObjectIdentifier { ObjectIdentifier(type) }
 
+  /// The key's short name, for messages.
+  var name: String { _typeName(type, qualified: false) }
+
   static func == (lhs: KeyType, rhs: KeyType) -> Bool { lhs.id == rhs.id }
 
   func hash(into hasher: inout Hasher) { hasher.combine(id) }

@@ -1,0 +1,189 @@
+/// What `prepareDependencies` set on the process root, where, and what a later call may change.
+///
+/// The process root stays a constant (the unbound read path reads it without a retain), and its
+/// overrides stay what they were when it was made: prepared values go in as values the root has
+/// built, through the same lock and lock-free index as any build. A read outside any scope
+/// finds them on the fast path; a scope derived from the root shares them as it shares any value
+/// the root built (they read nothing, so only a scope that overrides the key itself builds its
+/// own).
+///
+/// A key the root already has an entry for (built, being built, or prepared by an earlier
+/// call), or that a value the root built read, keeps what it has: what was handed out never
+/// changes. The call reports it. In the preview context a later call replaces the values of the
+/// keys it sets, since a preview runs its setup again; values built from the old ones keep them.
+final class PreparedRoot: Sendable {
+  /// Where a call was made, for messages.
+  struct CallSite: Sendable, CustomStringConvertible {
+    let fileID: String
+    let line: Int
+    var description: String { "\(fileID):\(line)" }
+  }
+
+  /// One value a call set.
+  struct Change {
+    let key: KeyType
+    let box: AnyBox
+    let isTransient: Bool
+  }
+
+  /// What a call did, by key, in the order the keys were set.
+  struct Outcome {
+    var applied: [KeyType] = []
+    /// Kept their earlier value: built, being built, read by a built value, or prepared before.
+    var kept: [KeyType] = []
+    /// Replaced a value in the preview context.
+    var replaced: [KeyType] = []
+    /// Transient keys, which are built on every read and so cannot be prepared.
+    var transient: [KeyType] = []
+    /// The first call, when this one is not it.
+    var firstCall: CallSite?
+  }
+
+  private struct State {
+    var firstCall: CallSite?
+    /// The values applied, for a test that asks to see them.
+    var prepared: [ObjectIdentifier: (key: KeyType, box: AnyBox)] = [:]
+    var order: [ObjectIdentifier] = []
+    /// Boxes replaced in the preview context: a read may still hold one unretained.
+    var retired: [AnyBox] = []
+  }
+
+  private let state = Locked(State())
+
+  /// The process root's.
+  static let process = PreparedRoot()
+
+  /// Runs `update` on a fresh container for `root`'s context and applies what it set to `root`;
+  /// returns the report the call deserves, if any.
+  func prepare(
+    _ root: DependencyStorage,
+    at site: CallSite,
+    _ update: (inout DependencyValues) throws -> Void
+  ) rethrows -> String? {
+    var values = DependencyValues(context: root.context)
+    try update(&values)
+    let overrides = values.storage.overrides
+    // Lifetimes are the keys' code: asked here, before any lock is taken.
+    let changes = values.storage.changedKeys.compactMap { id -> Change? in
+      guard let box = overrides[id] else { return nil }
+      let key = KeyType(identifiedBy: id)
+      return Change(key: key, box: box, isTransient: key.type.lifetime == .transient)
+    }
+    .sorted { $0.key.name < $1.key.name }
+    return apply(changes, to: root, at: site).message(at: site, context: root.context)
+  }
+
+  /// Applies `changes` to `root`, as the call at `site` asks.
+  func apply(_ changes: [Change], to root: DependencyStorage, at site: CallSite) -> Outcome {
+    let replaces = root.context == .preview
+    return state.withLock { prepared in
+      var outcome = Outcome()
+      outcome.firstCall = prepared.firstCall
+      if prepared.firstCall == nil { prepared.firstCall = site }
+      root.state.withLock { state in
+        for change in changes {
+          let id = change.key.id
+          if change.isTransient {
+            outcome.transient.append(change.key)
+            continue
+          }
+          let old: BuiltValue?
+          switch state.entries[id] {
+          case .building?:
+            outcome.kept.append(change.key)
+            continue
+          case .built(let built)?:
+            old = built
+          case nil:
+            old = nil
+          }
+          let readByBuiltValue = state.entries.values.contains { entry in
+            if case .built(let built) = entry { return built.inputs.contains(id) }
+            return false
+          }
+          if (old != nil || readByBuiltValue) && !replaces {
+            outcome.kept.append(change.key)
+            continue
+          }
+          if let old {
+            prepared.retired.append(old.box)
+            outcome.replaced.append(change.key)
+          } else {
+            outcome.applied.append(change.key)
+          }
+          let value = BuiltValue(
+            box: change.box,
+            inputs: [],
+            key: change.key,
+            reads: [],
+            hold: .none
+          )
+          root.adopt(value, as: id, in: &state)
+          if prepared.prepared[id] == nil { prepared.order.append(id) }
+          prepared.prepared[id] = (change.key, change.box)
+        }
+      }
+      return outcome
+    }
+  }
+
+  /// The values applied so far, in the order their keys were first prepared.
+  var values: [(key: KeyType, box: AnyBox)] {
+    state.withLock { state in state.order.compactMap { state.prepared[$0] } }
+  }
+
+  func isPrepared(_ id: ObjectIdentifier) -> Bool {
+    state.withLock { $0.prepared[id] != nil }
+  }
+}
+
+extension PreparedRoot.Outcome {
+  /// The report for a call that was not the first, or that kept or skipped a value; nil for a
+  /// first call that applied everything, and for a preview's later call.
+  func message(at site: PreparedRoot.CallSite, context: DependencyContext) -> String? {
+    func names(_ keys: [KeyType]) -> String {
+      keys.map(\.name).joined(separator: ", ")
+    }
+    var parts: [String] = []
+    if let firstCall, context != .preview {
+      parts.append(
+        "prepareDependencies was called again, at \(site); the first call was at \(firstCall)."
+      )
+    } else if !kept.isEmpty {
+      parts.append(
+        "prepareDependencies at \(site) came after the process root had built or read values "
+          + "it sets."
+      )
+    }
+    if !kept.isEmpty {
+      parts.append(
+        "Not applied, so that nothing already handed out changes: \(names(kept)) (built, read "
+          + "or prepared before this call)."
+      )
+    }
+    if !transient.isEmpty {
+      parts.append(
+        "Not applied: \(names(transient)), transient (built on every read), so there is no "
+          + "value to prepare; override it with withDependencies."
+      )
+    }
+    guard !parts.isEmpty else { return nil }
+    if !applied.isEmpty { parts.append("Applied: \(names(applied)).") }
+    parts.append(
+      "Fix: call prepareDependencies once, first thing at launch (the app's init or main), "
+        + "before anything reads a dependency; use withDependencies to change values for part of "
+        + "the app."
+    )
+    return parts.joined(separator: " ")
+  }
+}
+
+extension KeyType {
+
+  /// The key whose `ObjectIdentifier(Key.self)` is `id`: every id a container stores is made from
+  /// a key's metatype, which an `ObjectIdentifier` holds as its bit pattern.
+  init(identifiedBy id: ObjectIdentifier) {
+    let type = unsafeBitCast(id, to: Any.Type.self)
+    self.init(type as! any DependencyKey.Type)
+  }
+}

@@ -1,0 +1,69 @@
+// Each mistake the README's "Default main-actor isolation" section lists, spelled as a user
+// would. This target does not compile; the test checks that each error is still the one the
+// documentation quotes.
+import TinyDependency
+
+protocol Logger: Sendable {
+  func log(_ message: String)
+}
+
+struct PrintLogger: Logger {
+  func log(_ message: String) { print(message) }
+}
+
+enum LoggerKey: DependencyKey {
+  static let defaultValue: any Logger = PrintLogger()
+}
+
+extension DependencyValues {
+  var logger: any Logger {
+    get { self[LoggerKey.self] }
+    set { self[LoggerKey.self] = newValue }
+  }
+}
+
+nonisolated func wrapperInNonisolatedFunction() {
+  @Dependency(\.logger) var logger
+  _ = logger
+}
+
+nonisolated func propertyInNonisolatedFunction() {
+  _ = DependencyValues.current.logger
+}
+
+nonisolated func overrideInNonisolatedFunction() {
+  withDependencies {
+    $0.logger = PrintLogger()
+  } operation: {
+  }
+}
+
+actor Worker {
+  @Dependency(\.logger) var logger
+}
+
+actor Reporter {
+  @Dependency(LoggerKey.self) var logger
+  func report() { logger.log("report") }
+}
+
+final class Haptics {}
+
+enum HapticsKey: MainActorDependencyKey {
+  static var defaultValue: Haptics { Haptics() }
+}
+
+extension DependencyValues {
+  var haptics: Haptics {
+    get { self[HapticsKey.self] }
+    set { self[HapticsKey.self] = newValue }
+  }
+}
+
+final class CheckoutModel {
+  @Dependency(\.haptics) var haptics
+}
+
+nonisolated func hapticsInNonisolatedFunction() {
+  _ = DependencyValues.current[HapticsKey.self]
+}
