@@ -13,15 +13,20 @@ let package = Package(
   products: [
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
+    .library(name: "TinyDependencyBuiltins", targets: ["TinyDependencyBuiltins"]),
     .executable(name: "DependencyContextProbe", targets: ["DependencyContextProbe"]),
     .executable(name: "TinyDependencyExample", targets: ["TinyDependencyExample"]),
   ],
   targets: [
     .target(name: "TinyDependency"),
     .target(name: "TinyDependencyTesting", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
-    .executableTarget(name: "TinyDependencyBenchmarks", dependencies: ["TinyDependency"]),
+    .executableTarget(
+      name: "TinyDependencyBenchmarks",
+      dependencies: ["TinyDependency", "TinyDependencyBuiltins"]
+    ),
     .testTarget(
       name: "TinyDependencyTests",
       dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
@@ -30,10 +35,17 @@ let package = Package(
       name: "TinyDependencyTestingTests",
       dependencies: ["TinyDependency", "TinyDependencyTesting"]
     ),
+    .testTarget(
+      name: "TinyDependencyBuiltinsTests",
+      dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting"]
+    ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["TinyDependency", "TinyDependencyTesting", "TinyDependencyExample"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyTesting", "TinyDependencyBuiltins",
+        "TinyDependencyExample",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

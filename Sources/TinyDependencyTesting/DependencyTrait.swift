@@ -38,7 +38,7 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
     // A key-path write reads the property first: that read is the trait's, not the test's.
     let strictAround = values.reportsLiveFallbacks
     values.reportsLiveFallbacks = false
-    update(&values)
+    IssueReporter.$isApplyingOverrides.withValue(true) { update(&values) }
     values.reportsLiveFallbacks = strict ?? strictAround
     try await withDependencies(values) {
       try await TestScopes.$isInsideTrait.withValue(true) {

@@ -34,7 +34,7 @@ extension XCTestCase {
       XCTestScopes.current == nil ? DependencyValues(context: .test) : DependencyValues.current
     let strictAround = values.reportsLiveFallbacks
     values.reportsLiveFallbacks = false
-    try update(&values)
+    try IssueReporter.$isApplyingOverrides.withValue(true) { try update(&values) }
     values.reportsLiveFallbacks = strict || strictAround
     return try withDependencies(values) {
       try XCTestScopes.$current.withValue(XCTestScopes.Scope(testCase: self)) {

@@ -1,0 +1,329 @@
+import TinyDependency
+
+/// A clock whose time moves only when a test moves it.
+///
+/// Code under test sleeps on the clock; the test moves time with ``advance(by:)``,
+/// ``advance(to:)`` or ``run(timeout:fileID:filePath:line:column:)`` and checks what happened:
+///
+/// ```swift
+/// let clock = TestClock()
+/// let ticks = Ticks()
+/// let task = Task {
+///   for await _ in clock.timer(interval: .seconds(1)) { ticks.increment() }
+/// }
+/// await clock.advance(by: .seconds(3))
+/// // ticks.count == 3
+/// task.cancel()
+/// ```
+///
+/// ## What the clock guarantees
+///
+/// - A sleep always suspends until the test moves time, even with a deadline already passed;
+///   ``advance()`` (by zero) releases those.
+/// - `advance` releases the sleepers whose deadlines it reaches one at a time, in deadline
+///   order (equal deadlines in the order they started sleeping); ``now`` is each sleeper's
+///   deadline when it resumes, and the target when `advance` returns.
+/// - Before it releases the next sleeper, `advance` waits until the sleep it released has
+///   returned in the sleeper's own task (up to five seconds of real time, in case that task
+///   can't run). It then waits until that task sleeps on this clock again, or both 100
+///   `Task.yield()` calls and 20 ms of real time have passed. So the work between two sleeps on
+///   this clock, such as a timer loop's body, has finished when `advance` returns, however
+///   loaded the machine is.
+/// - A cancelled sleeper is removed at once and its sleep throws `CancellationError`.
+///
+/// What it can't guarantee without private runtime API:
+///
+/// - That a released task which then finishes, or waits on something other than this clock,
+///   has got there when `advance` returns: it gets the 100 yields and 20 ms, which is usually
+///   but not always enough on a loaded machine.
+/// - That a task started just before `advance` has begun to sleep. `advance`, `run` and
+///   ``checkSuspension()`` first yield until no sleep has started for 100 yields (and, while
+///   nothing sleeps at all, for at least 20 ms); a task that the system keeps off the CPU
+///   longer than that starts its sleep late, measured from the time it then reads. When a test
+///   needs certainty, wait until ``checkSuspension()`` reports the expected number of sleepers.
+///
+/// `@unchecked Sendable`: all state is guarded by one lock, never held while other code runs.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, @unchecked Sendable {
+  /// A point in time of a test clock: an offset from the clock's start.
+  public struct Instant: InstantProtocol, Hashable, Sendable {
+    /// The time since the clock's start.
+    public let offset: Duration
+
+    /// Creates an instant `offset` after the clock's start.
+    ///
+    /// - Parameter offset: The time since the start.
+    public init(offset: Duration = .zero) {
+      self.offset = offset
+    }
+
+    /// Returns the instant `duration` later.
+    ///
+    /// - Parameter duration: The time to add.
+    /// - Returns: The later instant.
+    public func advanced(by duration: Duration) -> Self {
+      Self(offset: offset + duration)
+    }
+
+    /// Returns the time from this instant to `other`.
+    ///
+    /// - Parameter other: The other instant.
+    /// - Returns: The time between them, negative when `other` is earlier.
+    public func duration(to other: Self) -> Duration {
+      other.offset - offset
+    }
+
+    /// Orders instants by time.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+      lhs.offset < rhs.offset
+    }
+  }
+
+  /// The error ``TestClock/checkSuspension()`` throws when a task is sleeping on the clock.
+  public struct SuspensionError: Error, Sendable, CustomStringConvertible {
+    /// How many sleeps were waiting.
+    public let sleepers: Int
+
+    /// What went wrong.
+    public var description: String {
+      "\(sleepers) \(sleepers == 1 ? "task is" : "tasks are") still sleeping on the TestClock"
+    }
+  }
+
+  private struct Sleeper {
+    let id: UInt64
+    let deadline: Instant
+    /// The sleeping task's identity, to recognize its next sleep.
+    let task: Int
+    let continuation: UnsafeContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now: Instant
+    var nextID: UInt64 = 0
+    var sleepers: [Sleeper] = []
+    /// Sleeps resumed by `advance` whose call has not yet returned in the sleeping task.
+    var waking: Set<UInt64> = []
+    /// Sleeps cancelled before they were registered.
+    var cancelledEarly: Set<UInt64> = []
+    /// How many sleeps have started, to see when tasks stop starting them.
+    var registrations: UInt64 = 0
+
+    /// The index of the first sleeper to release by `deadline`: earliest deadline, then first
+    /// to sleep.
+    func next(upTo deadline: Instant) -> Int? {
+      var best: Int?
+      for index in sleepers.indices where sleepers[index].deadline <= deadline {
+        if let current = best {
+          let (a, b) = (sleepers[index], sleepers[current])
+          if a.deadline < b.deadline || (a.deadline == b.deadline && a.id < b.id) { best = index }
+        } else {
+          best = index
+        }
+      }
+      return best
+    }
+  }
+
+  /// How many `Task.yield()` calls `advance` gives released work to reach its next sleep, at
+  /// least.
+  static var settleYields: Int { 100 }
+  /// How much real time `advance` gives released work to reach its next sleep, at least.
+  static var settleTime: Swift.Duration { .milliseconds(20) }
+  /// The longest `advance` waits, in real time, for a released sleep to return in its task.
+  static var wakeTimeout: Swift.Duration { .seconds(5) }
+
+  private let state: Locked<State>
+
+  /// The smallest interval the clock tells apart: zero.
+  public var minimumResolution: Duration { .zero }
+
+  /// The clock's current time, which only ``advance(by:)`` and its relatives move.
+  public var now: Instant { state.withLock { $0.now } }
+
+  /// Creates a test clock whose time starts at `now`.
+  ///
+  /// - Parameter now: The starting time.
+  public init(now: Instant = .init()) {
+    state = Locked(State(now: now))
+  }
+
+  /// Suspends until the test moves the clock to `deadline` or later.
+  ///
+  /// - Parameters:
+  ///   - deadline: The instant to sleep until.
+  ///   - tolerance: Ignored.
+  /// - Throws: `CancellationError` if the task is cancelled before or during the sleep.
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    let task = withUnsafeCurrentTask { $0?.hashValue } ?? 0
+    defer { state.withLock { _ = $0.waking.remove(id) } }
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation {
+        (continuation: UnsafeContinuation<Void, any Error>) in
+        let cancelled = state.withLock { state in
+          if state.cancelledEarly.remove(id) != nil { return true }
+          state.sleepers.append(
+            Sleeper(id: id, deadline: deadline, task: task, continuation: continuation)
+          )
+          state.registrations += 1
+          return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+      }
+    } onCancel: {
+      let continuation = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
+        if let index = state.sleepers.firstIndex(where: { $0.id == id }) {
+          return state.sleepers.remove(at: index).continuation
+        }
+        // Not registered yet (released sleeps are in `waking`): the registration will throw.
+        if !state.waking.contains(id) { state.cancelledEarly.insert(id) }
+        return nil
+      }
+      continuation?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves time forward by `duration`, releasing in order every sleep that comes due.
+  ///
+  /// See the type's discussion for what has run when it returns.
+  ///
+  /// - Parameter duration: How far to move; zero releases the sleeps already due.
+  public func advance(by duration: Duration = .zero) async {
+    await advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves time forward to `deadline`, releasing in order every sleep that comes due.
+  ///
+  /// Moving backwards is a mistake in the test: it is recorded as an issue and time stays put.
+  ///
+  /// - Parameter deadline: The instant to move to.
+  public func advance(to deadline: Instant) async {
+    await letStartedWorkSleep()
+    let current = now
+    guard current <= deadline else {
+      IssueReporter.report(
+        "TestClock.advance(to:) can't move time backwards, from \(current.offset) to "
+          + "\(deadline.offset). Advance by a positive duration."
+      )
+      return
+    }
+    while true {
+      let released = state.withLock { state -> Sleeper? in
+        guard let index = state.next(upTo: deadline) else {
+          state.now = max(state.now, deadline)
+          return nil
+        }
+        let sleeper = state.sleepers.remove(at: index)
+        state.now = max(state.now, sleeper.deadline)
+        state.waking.insert(sleeper.id)
+        return sleeper
+      }
+      guard let released else { return }
+      released.continuation.resume()
+      await settle(released)
+    }
+  }
+
+  /// Moves time forward until no task is sleeping on the clock, or records an issue when
+  /// sleeps still remain after `duration` of real time (a timer that never stops, say).
+  ///
+  /// - Parameters:
+  ///   - duration: The most real time to spend.
+  ///   - fileID: Where to record the issue: the caller's file ID.
+  ///   - filePath: The caller's file path.
+  ///   - line: The caller's line.
+  ///   - column: The caller's column.
+  public func run(
+    timeout duration: Swift.Duration = .milliseconds(500),
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column
+  ) async {
+    let start = ContinuousClock.now
+    await letStartedWorkSleep()
+    while let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) {
+      if ContinuousClock.now - start > duration {
+        let count = state.withLock { $0.sleepers.count }
+        IssueReporter.report(
+          "TestClock.run(timeout:): \(count) \(count == 1 ? "sleep is" : "sleeps are") still "
+            + "waiting after \(duration). A timer or loop that never ends needs "
+            + "`advance(by:)` and cancellation instead of `run()`.",
+          fileID: fileID,
+          filePath: filePath,
+          line: line,
+          column: column
+        )
+        return
+      }
+      await advance(to: max(next, now))
+    }
+  }
+
+  /// Throws if any task is sleeping on the clock, after letting started work reach its sleep.
+  ///
+  /// Use it to prove that nothing time-based is still pending.
+  ///
+  /// - Throws: ``SuspensionError`` when a sleep is waiting.
+  public func checkSuspension() async throws {
+    await letStartedWorkSleep()
+    let count = state.withLock { $0.sleepers.count }
+    if count > 0 { throw SuspensionError(sleepers: count) }
+  }
+
+  /// Waits until `released` has returned from its sleep in its own task, then until that task
+  /// sleeps on this clock again or the yields run out.
+  private func settle(_ released: Sleeper) async {
+    let start = ContinuousClock.now
+    var spins = 0
+    while state.withLock({ $0.waking.contains(released.id) }) {
+      await Task.yield()
+      spins += 1
+      if spins % 64 == 0, ContinuousClock.now - start > Self.wakeTimeout { break }
+    }
+    let resumed = ContinuousClock.now
+    var yields = 0
+    while yields < Self.settleYields || ContinuousClock.now - resumed < Self.settleTime {
+      let sleptAgain = state.withLock { state in
+        state.sleepers.contains { $0.task == released.task && $0.id > released.id }
+      }
+      if sleptAgain { return }
+      await Task.yield()
+      yields += 1
+    }
+  }
+
+  /// Gives tasks that were started but have not yet begun to sleep the chance to: yields until
+  /// no sleep has started for 100 yields and, when nothing sleeps yet, 20 ms have passed.
+  private func letStartedWorkSleep() async {
+    let start = ContinuousClock.now
+    var seen = state.withLock { $0.registrations }
+    var quiet = 0
+    while true {
+      await Task.yield()
+      let (registrations, anySleeper) = state.withLock { ($0.registrations, !$0.sleepers.isEmpty) }
+      if registrations != seen {
+        seen = registrations
+        quiet = 0
+        continue
+      }
+      quiet += 1
+      let waited = ContinuousClock.now - start
+      if quiet >= Self.settleYields && (anySleeper || waited >= Self.settleTime) { return }
+      if waited >= Self.wakeTimeout { return }
+    }
+  }
+}
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension TestClock where Duration == Swift.Duration {
+  /// Creates a test clock measured in `Swift.Duration`, starting at zero.
+  public convenience init() {
+    self.init(now: .init())
+  }
+}
