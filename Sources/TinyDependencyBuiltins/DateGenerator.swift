@@ -20,7 +20,8 @@ public import TinyDependency
 /// naming `\.date` and returns the placeholder `Date(timeIntervalSinceReferenceDate: 0)`
 /// (2001-01-01 00:00:00 UTC). Previews use the live value.
 public struct DateGenerator: Sendable {
-  private var generate: @Sendable () -> Date
+  @usableFromInline
+  var generate: @Sendable () -> Date
 
   /// Creates a generator that calls `generate` for every date.
   ///
@@ -39,13 +40,14 @@ public struct DateGenerator: Sendable {
 
   /// The current date; setting it makes the generator return that date from then on.
   public var now: Date {
-    get { generate() }
+    @inlinable get { generate() }
     set { generate = { newValue } }
   }
 
   /// Returns the current date.
   ///
   /// - Returns: The date.
+  @inlinable
   public func callAsFunction() -> Date {
     generate()
   }
@@ -54,16 +56,17 @@ public struct DateGenerator: Sendable {
 extension DependencyValues {
   /// The current date: `Date()` live; in tests, override it or each read records an issue.
   public var date: DateGenerator {
-    get { self[DateGeneratorKey.self] }
+    @inlinable get { self[DateGeneratorKey.self] }
     set { self[DateGeneratorKey.self] = newValue }
   }
 }
 
 /// The key of ``DependencyValues/date``.
+@usableFromInline
 enum DateGeneratorKey: DependencyKey {
-  static var defaultValue: DateGenerator { DateGenerator { Date() } }
-  static var previewValue: DateGenerator { defaultValue }
-  static var testValue: DateGenerator {
+  @usableFromInline static var defaultValue: DateGenerator { DateGenerator { Date() } }
+  @usableFromInline static var previewValue: DateGenerator { defaultValue }
+  @usableFromInline static var testValue: DateGenerator {
     noteTestValueIsPlaceholder()
     return DateGenerator {
       Placeholder.report(
