@@ -40,7 +40,7 @@ import TinyDependency
 ///   ``checkSuspension()`` first yield until no sleep has started for 100 yields (and, while
 ///   nothing sleeps at all, for at least 20 ms); a task that the system keeps off the CPU
 ///   longer than that starts its sleep late, measured from the time it then reads. When a test
-///   needs certainty, wait until ``checkSuspension()`` reports the expected number of sleepers.
+///   needs certainty, call ``waitForSleepers(_:timeout:fileID:filePath:line:column:)`` first.
 ///
 /// `@unchecked Sendable`: all state is guarded by one lock, never held while other code runs.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -274,6 +274,49 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, @unc
     await letStartedWorkSleep()
     let count = state.withLock { $0.sleepers.count }
     if count > 0 { throw SuspensionError(sleepers: count) }
+  }
+
+  /// Waits until at least `count` tasks sleep on the clock, so that a test can start work and
+  /// know it is waiting before moving time.
+  ///
+  /// ```swift
+  /// let task = Task { try await clock.sleep(for: .seconds(1)) }
+  /// await clock.waitForSleepers(1)
+  /// await clock.advance(by: .seconds(1))
+  /// ```
+  ///
+  /// After `timeout` of real time it records an issue at the caller and returns.
+  ///
+  /// - Parameters:
+  ///   - count: How many sleeping tasks to wait for.
+  ///   - timeout: The most real time to wait.
+  ///   - fileID: Where to record the issue: the caller's file ID.
+  ///   - filePath: The caller's file path.
+  ///   - line: The caller's line.
+  ///   - column: The caller's column.
+  public func waitForSleepers(
+    _ count: Int = 1,
+    timeout: Swift.Duration = .seconds(5),
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column
+  ) async {
+    let start = ContinuousClock.now
+    while state.withLock({ $0.sleepers.count }) < count {
+      if ContinuousClock.now - start > timeout {
+        let sleeping = state.withLock { $0.sleepers.count }
+        IssueReporter.report(
+          "TestClock.waitForSleepers(\(count)): only \(sleeping) sleeping after \(timeout).",
+          fileID: fileID,
+          filePath: filePath,
+          line: line,
+          column: column
+        )
+        return
+      }
+      await Task.yield()
+    }
   }
 
   /// Waits until `released` has returned from its sleep in its own task, then until that task

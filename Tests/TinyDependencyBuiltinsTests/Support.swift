@@ -1,5 +1,4 @@
 import Foundation
-import TinyDependencyBuiltins
 
 /// A count that tasks update and tests read; `@unchecked Sendable`: guarded by its lock.
 final class Tally: @unchecked Sendable {
@@ -19,18 +18,4 @@ final class Tally: @unchecked Sendable {
   }
 
   var count: Int { all.count }
-}
-
-extension TestClock {
-  /// Waits until at least `count` tasks sleep on the clock: a test that starts tasks and then
-  /// advances time needs them asleep first.
-  func waitForSleepers(_ count: Int) async {
-    while true {
-      do {
-        try await checkSuspension()
-      } catch let error as SuspensionError where error.sleepers >= count {
-        return
-      } catch {}
-    }
-  }
 }
