@@ -19,7 +19,7 @@ import TinyDependency
 /// ## What the clock guarantees
 ///
 /// - A sleep always suspends until the test moves time, even with a deadline already passed;
-///   ``advance()`` (by zero) releases those.
+///   ``advance(by:)`` with no argument (by zero) releases those.
 /// - `advance` releases the sleepers whose deadlines it reaches one at a time, in deadline
 ///   order (equal deadlines in the order they started sleeping); ``now`` is each sleeper's
 ///   deadline when it resumes, and the target when `advance` returns.
