@@ -25,22 +25,23 @@ import TinyDependency
 ///   deadline when it resumes, and the target when `advance` returns.
 /// - Before it releases the next sleeper, `advance` waits until the sleep it released has
 ///   returned in the sleeper's own task (up to five seconds of real time, in case that task
-///   can't run). It then waits until that task sleeps on this clock again, or both 100
-///   `Task.yield()` calls and 20 ms of real time have passed. So the work between two sleeps on
-///   this clock, such as a timer loop's body, has finished when `advance` returns, however
-///   loaded the machine is.
+///   can't run), then until that task sleeps on this clock again, for at most 20 ms of real
+///   time. So the work between two sleeps on this clock, such as a timer loop's body, has
+///   finished when `advance` returns, however loaded the machine is.
 /// - A cancelled sleeper is removed at once and its sleep throws `CancellationError`.
+/// - The clock's own waits never spin: they suspend until a sleep starts or returns, or until a
+///   real-time timeout.
 ///
 /// What it can't guarantee without private runtime API:
 ///
 /// - That a released task which then finishes, or waits on something other than this clock,
-///   has got there when `advance` returns: it gets the 100 yields and 20 ms, which is usually
-///   but not always enough on a loaded machine.
+///   has got there when `advance` returns: it gets 20 ms, which is usually but not always
+///   enough on a loaded machine.
 /// - That a task started just before `advance` has begun to sleep. `advance`, `run` and
-///   ``checkSuspension()`` first yield until no sleep has started for 100 yields (and, while
-///   nothing sleeps at all, for at least 20 ms); a task that the system keeps off the CPU
-///   longer than that starts its sleep late, measured from the time it then reads. When a test
-///   needs certainty, call ``waitForSleepers(_:timeout:fileID:filePath:line:column:)`` first.
+///   ``checkSuspension()`` first wait until no sleep has started for 2 ms (and, while nothing
+///   sleeps at all, for 20 ms); a task that the system keeps off the CPU longer than that
+///   starts its sleep late, measured from the time it then reads. When a test needs
+///   certainty, call ``waitForSleepers(_:timeout:fileID:filePath:line:column:)`` first.
 ///
 /// `@unchecked Sendable`: all state is guarded by one lock, never held while other code runs.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -95,7 +96,7 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, @unc
     let deadline: Instant
     /// The sleeping task's identity, to recognize its next sleep.
     let task: Int
-    let continuation: UnsafeContinuation<Void, any Error>
+    let continuation: CheckedContinuation<Void, any Error>
   }
 
   private struct State {
@@ -108,6 +109,28 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, @unc
     var cancelledEarly: Set<UInt64> = []
     /// How many sleeps have started, to see when tasks stop starting them.
     var registrations: UInt64 = 0
+    /// Calls of the clock's own methods waiting for something to happen, by token.
+    var waiters: [UInt64: Waiter] = [:]
+    var nextToken: UInt64 = 0
+
+    func isSatisfied(_ condition: Condition) -> Bool {
+      switch condition {
+      case .woke(let id): !waking.contains(id)
+      case .sleptAgain(let task, let id): sleepers.contains { $0.task == task && $0.id > id }
+      case .registration(let count): registrations > count
+      case .sleepers(let count): sleepers.count >= count
+      }
+    }
+
+    /// Removes and returns the waiters whose conditions now hold.
+    mutating func satisfiedWaiters() -> [CheckedContinuation<Bool, Never>] {
+      var ready: [CheckedContinuation<Bool, Never>] = []
+      for (token, waiter) in waiters where isSatisfied(waiter.condition) {
+        waiters[token] = nil
+        ready.append(waiter.continuation)
+      }
+      return ready
+    }
 
     /// The index of the first sleeper to release by `deadline`: earliest deadline, then first
     /// to sleep.
@@ -125,11 +148,28 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, @unc
     }
   }
 
-  /// How many `Task.yield()` calls `advance` gives released work to reach its next sleep, at
-  /// least.
-  static var settleYields: Int { 100 }
-  /// How much real time `advance` gives released work to reach its next sleep, at least.
+  /// What a waiting call of the clock waits for.
+  private enum Condition {
+    /// The released sleep `id` has returned in its task.
+    case woke(UInt64)
+    /// The task has started another sleep after sleep `id`.
+    case sleptAgain(task: Int, after: UInt64)
+    /// More than this many sleeps have started.
+    case registration(UInt64)
+    /// At least this many tasks sleep.
+    case sleepers(Int)
+  }
+
+  private struct Waiter {
+    let condition: Condition
+    /// Resumed with true when the condition holds, false when the wait times out.
+    let continuation: CheckedContinuation<Bool, Never>
+  }
+
+  /// How much real time `advance` gives released work to reach its next sleep.
   static var settleTime: Swift.Duration { .milliseconds(20) }
+  /// How long no sleep must start before `advance` considers started work asleep.
+  static var quietTime: Swift.Duration { .milliseconds(2) }
   /// The longest `advance` waits, in real time, for a released sleep to return in its task.
   static var wakeTimeout: Swift.Duration { .seconds(5) }
 
@@ -161,10 +201,16 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, @unc
       return state.nextID
     }
     let task = withUnsafeCurrentTask { $0?.hashValue } ?? 0
-    defer { state.withLock { _ = $0.waking.remove(id) } }
+    defer {
+      let ready = state.withLock { state in
+        state.waking.remove(id)
+        return state.satisfiedWaiters()
+      }
+      for waiter in ready { waiter.resume(returning: true) }
+    }
     try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation {
-        (continuation: UnsafeContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let cancelled = state.withLock { state in
           if state.cancelledEarly.remove(id) != nil { return true }
           state.sleepers.append(
@@ -174,9 +220,10 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, @unc
           return false
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
+        for waiter in state.withLock({ $0.satisfiedWaiters() }) { waiter.resume(returning: true) }
       }
     } onCancel: {
-      let continuation = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
+      let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
         if let index = state.sleepers.firstIndex(where: { $0.id == id }) {
           return state.sleepers.remove(at: index).continuation
         }
@@ -302,63 +349,60 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, @unc
     line: Int = #line,
     column: Int = #column
   ) async {
-    let start = ContinuousClock.now
-    while state.withLock({ $0.sleepers.count }) < count {
-      if ContinuousClock.now - start > timeout {
-        let sleeping = state.withLock { $0.sleepers.count }
-        IssueReporter.report(
-          "TestClock.waitForSleepers(\(count)): only \(sleeping) sleeping after \(timeout).",
-          fileID: fileID,
-          filePath: filePath,
-          line: line,
-          column: column
-        )
-        return
-      }
-      await Task.yield()
-    }
+    if await wait(for: .sleepers(count), timeout: timeout) { return }
+    let sleeping = state.withLock { $0.sleepers.count }
+    IssueReporter.report(
+      "TestClock.waitForSleepers(\(count)): only \(sleeping) sleeping after \(timeout).",
+      fileID: fileID,
+      filePath: filePath,
+      line: line,
+      column: column
+    )
   }
 
   /// Waits until `released` has returned from its sleep in its own task, then until that task
-  /// sleeps on this clock again or the yields run out.
+  /// sleeps on this clock again, for at most ``settleTime``.
   private func settle(_ released: Sleeper) async {
+    await wait(for: .woke(released.id), timeout: Self.wakeTimeout)
+    await wait(for: .sleptAgain(task: released.task, after: released.id), timeout: Self.settleTime)
+  }
+
+  /// Gives tasks that were started but have not yet begun to sleep the chance to: waits until
+  /// no sleep has started for ``quietTime`` and, while nothing sleeps yet, ``settleTime`` in all.
+  private func letStartedWorkSleep() async {
     let start = ContinuousClock.now
-    var spins = 0
-    while state.withLock({ $0.waking.contains(released.id) }) {
-      await Task.yield()
-      spins += 1
-      if spins % 64 == 0, ContinuousClock.now - start > Self.wakeTimeout { break }
-    }
-    let resumed = ContinuousClock.now
-    var yields = 0
-    while yields < Self.settleYields || ContinuousClock.now - resumed < Self.settleTime {
-      let sleptAgain = state.withLock { state in
-        state.sleepers.contains { $0.task == released.task && $0.id > released.id }
-      }
-      if sleptAgain { return }
-      await Task.yield()
-      yields += 1
+    await Task.yield()
+    while ContinuousClock.now - start < Self.wakeTimeout {
+      let (registrations, anySleeper) = state.withLock { ($0.registrations, !$0.sleepers.isEmpty) }
+      let waited = ContinuousClock.now - start
+      let quiet = anySleeper ? Self.quietTime : max(Self.quietTime, Self.settleTime - waited)
+      if await !wait(for: .registration(registrations), timeout: quiet) { return }
     }
   }
 
-  /// Gives tasks that were started but have not yet begun to sleep the chance to: yields until
-  /// no sleep has started for 100 yields and, when nothing sleeps yet, 20 ms have passed.
-  private func letStartedWorkSleep() async {
-    let start = ContinuousClock.now
-    var seen = state.withLock { $0.registrations }
-    var quiet = 0
-    while true {
-      await Task.yield()
-      let (registrations, anySleeper) = state.withLock { ($0.registrations, !$0.sleepers.isEmpty) }
-      if registrations != seen {
-        seen = registrations
-        quiet = 0
-        continue
+  /// Suspends until `condition` holds or `timeout` of real time passes, without spinning;
+  /// returns whether the condition holds.
+  @discardableResult
+  private func wait(for condition: Condition, timeout: Swift.Duration) async -> Bool {
+    let token = state.withLock { state in
+      state.nextToken += 1
+      return state.nextToken
+    }
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      let holds = state.withLock { state in
+        if state.isSatisfied(condition) { return true }
+        state.waiters[token] = Waiter(condition: condition, continuation: continuation)
+        return false
       }
-      quiet += 1
-      let waited = ContinuousClock.now - start
-      if quiet >= Self.settleYields && (anySleeper || waited >= Self.settleTime) { return }
-      if waited >= Self.wakeTimeout { return }
+      if holds {
+        continuation.resume(returning: true)
+        return
+      }
+      Task { [state] in
+        try? await Task.sleep(for: timeout)
+        let expired = state.withLock { $0.waiters.removeValue(forKey: token) }
+        expired?.continuation.resume(returning: false)
+      }
     }
   }
 }

@@ -7,7 +7,7 @@ extension Tag {
   @Tag static var stress: Self
 }
 
-@Suite("Stress: tasks sleeping on one TestClock", .tags(.stress))
+@Suite("Stress: tasks sleeping on one TestClock", .tags(.stress), .serialized)
 struct TestClockStressTests {
   /// Eight tasks, each with its own interval, sleep in loops on one clock while the test
   /// advances it a step at a time: each task wakes exactly as often as its interval fits.

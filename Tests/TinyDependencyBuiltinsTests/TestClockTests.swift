@@ -3,7 +3,7 @@ import Testing
 import TinyDependency
 import TinyDependencyBuiltins
 
-@Suite("TestClock")
+@Suite("TestClock", .serialized)
 struct TestClockTests {
   // MARK: - Timers
 
