@@ -13,16 +13,21 @@ let package = Package(
   products: [
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
+    .library(name: "TinyDependencyBuiltins", targets: ["TinyDependencyBuiltins"]),
     // The probe, the examples and the benchmark are executable targets, not products: `swift run`
     // runs them here, and a package that depends on this one has no use for them.
   ],
   targets: [
     .target(name: "TinyDependency", exclude: ["Internal/README.md"]),
     .target(name: "TinyDependencyTesting", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyServerExample", dependencies: ["TinyDependency"]),
-    .executableTarget(name: "TinyDependencyBenchmarks", dependencies: ["TinyDependency"]),
+    .executableTarget(
+      name: "TinyDependencyBenchmarks",
+      dependencies: ["TinyDependency", "TinyDependencyBuiltins"]
+    ),
     .testTarget(
       name: "TinyDependencyTests",
       dependencies: [
@@ -34,10 +39,17 @@ let package = Package(
       name: "TinyDependencyTestingTests",
       dependencies: ["TinyDependency", "TinyDependencyTesting"]
     ),
+    .testTarget(
+      name: "TinyDependencyBuiltinsTests",
+      dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting"]
+    ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["TinyDependency", "TinyDependencyTesting", "TinyDependencyExample"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyTesting", "TinyDependencyBuiltins",
+        "TinyDependencyExample",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

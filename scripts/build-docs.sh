@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the documentation of TinyDependency and TinyDependencyTesting as a static website with
-# only the toolchain (swift and docc, no plugin), and fails when a public symbol of either module
-# has no abstract or when docc warns, which includes every broken link and unresolved symbol
+# Builds the documentation of TinyDependency, TinyDependencyTesting and TinyDependencyBuiltins as a
+# static website with only the toolchain (swift and docc, no plugin), and fails when a public
+# symbol of any of them has no abstract or when docc warns, which includes every broken link and unresolved symbol
 # reference.
 #
 #   bash scripts/build-docs.sh [--scratch-path PATH]
@@ -9,7 +9,8 @@
 # Output, under .build/docs/:
 #   TinyDependency.doccarchive/         the core's documentation, ready for static hosting
 #   TinyDependencyTesting.doccarchive/  the test-support product's
-#   site/                               both in one site, linked to each other
+#   TinyDependencyBuiltins.doccarchive/ the built-ins product's
+#   site/                               all three in one site, linked to each other
 #
 # --scratch-path: where the modules are built with symbol graphs (default .build/docs-scratch);
 # a directory of its own, since the extra compiler flags would invalidate a normal build.
@@ -35,7 +36,7 @@ done
 mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 out=.build/docs
-modules=(TinyDependency TinyDependencyTesting)
+modules=(TinyDependency TinyDependencyTesting TinyDependencyBuiltins)
 graphs=$scratch/symbol-graphs
 work=$out/work
 
@@ -71,16 +72,19 @@ step "symbol graphs"
 # directory, or the old Module@Other.symbols.json file stays.)
 build_symbol_graphs() {
   mkdir -p "$graphs"
-  swift build --scratch-path "$scratch" --target TinyDependencyTesting \
-    -Xswiftc -emit-symbol-graph \
-    -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
-    -Xswiftc -symbol-graph-skip-synthesized-members \
-    -Xswiftc -emit-extension-block-symbols
+  for target in TinyDependencyTesting TinyDependencyBuiltins; do
+    swift build --scratch-path "$scratch" --target "$target" \
+      -Xswiftc -emit-symbol-graph \
+      -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
+      -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
+      -Xswiftc -symbol-graph-skip-synthesized-members \
+      -Xswiftc -emit-extension-block-symbols
+  done
 }
 build_symbol_graphs
 if [ ! -f "$graphs/TinyDependency.symbols.json" ] ||
-  [ ! -f "$graphs/TinyDependencyTesting.symbols.json" ]; then
+  [ ! -f "$graphs/TinyDependencyTesting.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencyBuiltins.symbols.json" ]; then
   echo "build-docs: symbol graphs missing; rebuilding $scratch"
   rm -rf "$scratch"
   build_symbol_graphs
@@ -138,6 +142,13 @@ step "docc: TinyDependency"
 convert TinyDependency "$out/TinyDependency.doccarchive" \
   --dependency "$out/TinyDependencyTesting.doccarchive" \
   --diagnostics-output-path "$work/TinyDependency-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
+# The built-ins link to the core; nothing links to them.
+step "docc: TinyDependencyBuiltins"
+convert TinyDependencyBuiltins "$out/TinyDependencyBuiltins.doccarchive" \
+  --dependency "$out/TinyDependency.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencyBuiltins-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
 step "abstracts and diagnostics"
@@ -212,8 +223,9 @@ if ! swift "$work/CheckDocs.swift" "$out" "$work" "${modules[@]}"; then
   exit 1
 fi
 
-step "one site for both modules"
+step "one site for every module"
 "$docc" merge "$out/TinyDependency.doccarchive" "$out/TinyDependencyTesting.doccarchive" \
+  "$out/TinyDependencyBuiltins.doccarchive" \
   --output-path "$out/site" \
   --synthesized-landing-page-name TinyDependency
 rm -rf "$work"

@@ -83,6 +83,15 @@ extension DependencyKey {
   static var debugName: String { _typeName(Self.self, qualified: false) }
 }
 
+extension DependencyKey {
+  /// Notes, for the build in progress, that this key's test value is a placeholder and not a
+  /// test value of its own, as the protocol's fallback does: the validator and strict mode then
+  /// count it as a key without a test value. For TinyDependencyBuiltins' loud test values.
+  package static func noteTestValueIsPlaceholder() {
+    DependencyValues.current.frame?.noteFallback(of: Self.self, in: .test)
+  }
+}
+
 /// How often a key's value is built.
 ///
 /// ```swift

@@ -27,6 +27,10 @@ package enum IssueReporter {
   nonisolated(unsafe) package static let router: (any _DependencyIssueRouting.Type)? =
     _typeByName(routerName) as? any _DependencyIssueRouting.Type
 
+  /// Whether a test trait is applying its overrides on this task. A key-path write reads the
+  /// property first; that read is the trait's, so placeholders that report reads stay quiet.
+  @TaskLocal package static var isApplyingOverrides = false
+
   /// Reports a problem to the running test, or to standard error outside tests.
   package static func report(
     _ message: String,

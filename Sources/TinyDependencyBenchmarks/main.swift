@@ -5,7 +5,9 @@
 // Prints `case=… ns_per_op=… baseline=… ratio=…` lines, then a table. Machines are noisy:
 // compare ratios within one run, not absolute figures across runs.
 
+import Foundation
 import TinyDependency
+import TinyDependencyBuiltins
 
 #if canImport(Darwin)
   import Darwin
@@ -618,6 +620,51 @@ memoryCase("memory.containerReuse", count: rounds) { index in
   reused.benchValue = index
   consume(withDependencies(reused) { DependencyValues.current.benchValue })
 }
+
+// MARK: - Built-ins
+
+/// Reads the built-ins as app code does.
+struct BuiltinsModel: Sendable {
+  @Dependency(\.date.now) var now
+  @Dependency(\.date) var date
+  @Dependency(\.uuid) var uuid
+}
+
+let builtins = BuiltinsModel()
+_ = (builtins.now, builtins.uuid())
+record(
+  "builtins.Date()",
+  median(iterations: reads) { n in
+    for _ in 0..<n { consume(Date()) }
+  }
+)
+record(
+  "builtins.date.now",
+  median(iterations: reads) { n in
+    for _ in 0..<n { consume(builtins.now) }
+  },
+  baseline: "builtins.Date()"
+)
+record(
+  "builtins.date()",
+  median(iterations: reads) { n in
+    for _ in 0..<n { consume(builtins.date()) }
+  },
+  baseline: "builtins.Date()"
+)
+record(
+  "builtins.UUID()",
+  median(iterations: reads / 4) { n in
+    for _ in 0..<n { consume(UUID()) }
+  }
+)
+record(
+  "builtins.uuid()",
+  median(iterations: reads / 4) { n in
+    for _ in 0..<n { consume(builtins.uuid()) }
+  },
+  baseline: "builtins.UUID()"
+)
 
 // MARK: - Allocations
 

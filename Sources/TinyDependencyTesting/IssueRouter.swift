@@ -18,9 +18,10 @@ enum IssueRouter: _DependencyIssueRouting, _DependencyTestRootProviding {
     column: Int
   ) -> Bool {
     if let test = Test.current {
-      // A report made inside the library (strict mode) points at the test instead.
+      // A report made inside the library (strict mode, a built-in's placeholder) points at the
+      // test instead.
       let location =
-        fileID.hasPrefix("TinyDependency/")
+        fileID.hasPrefix("TinyDependency/") || fileID.hasPrefix("TinyDependencyBuiltins/")
         ? test.sourceLocation
         : SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       Issue.record(Comment(rawValue: message), sourceLocation: location)

@@ -8,6 +8,7 @@ struct DocCArticlesTests {
   static let catalogs = [
     "Sources/TinyDependency/TinyDependency.docc",
     "Sources/TinyDependencyTesting/TinyDependencyTesting.docc",
+    "Sources/TinyDependencyBuiltins/TinyDependencyBuiltins.docc",
   ]
 
   /// The Markdown files of a catalog, relative to the package root, sorted.

@@ -2,7 +2,11 @@
 // ```swift block there appears here line for line; edit both together.
 
 import Dispatch
+import Foundation
+import Testing
 import TinyDependency
+import TinyDependencyBuiltins
+import TinyDependencyTesting
 
 #if canImport(Darwin)
   import Darwin
@@ -368,4 +372,56 @@ enum PostgresDatabase {
 enum HTTP {
   struct Offline: Error {}
   static func getJSON<T>(_ type: T.Type, from url: String) async throws -> T { throw Offline() }
+}
+
+// MARK: - 11. Built-in dependencies
+
+/// Saves a draft one second after the last edit.
+actor DraftSaver {
+  @Dependency(\.continuousClock) var clock
+  private var pending: Task<Void, Never>?
+  private(set) var saved: [String] = []
+
+  func edit(_ text: String) {
+    pending?.cancel()
+    pending = Task {
+      do {
+        try await clock.sleep(for: .seconds(1))
+      } catch {
+        return  // a later edit cancelled this one
+      }
+      saved.append(text)
+    }
+  }
+}
+
+@Test func draftIsSavedOneSecondAfterTheLastEdit() async {
+  let clock = TestClock()
+  let saver = withDependencies {
+    $0.continuousClock = clock
+  } operation: {
+    DraftSaver()
+  }
+  await saver.edit("H")
+  await saver.edit("Hi")
+  await clock.waitForSleepers(1)
+  await clock.advance(by: .milliseconds(999))
+  #expect(await saver.saved.isEmpty)
+  await clock.advance(by: .milliseconds(1))
+  #expect(await saver.saved == ["Hi"])
+}
+
+struct Shuffler {
+  @Dependency(\.withRandomNumberGenerator) var withRandomNumberGenerator
+
+  func shuffled(_ cards: [String]) -> [String] {
+    withRandomNumberGenerator { generator in cards.shuffled(using: &generator) }
+  }
+}
+
+@Test(.dependency(\.withRandomNumberGenerator, .seeded(7)))
+func shufflingIsReproducible() {
+  var expected = SeededRandomNumberGenerator(seed: 7)
+  let cards = ["A", "B", "C", "D"]
+  #expect(Shuffler().shuffled(cards) == cards.shuffled(using: &expected))
 }

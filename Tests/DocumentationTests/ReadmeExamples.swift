@@ -2,8 +2,11 @@
 // ```swift block there appears here line for line; edit both together.
 
 import Dispatch
+import Foundation
 import Testing
 import TinyDependency
+import TinyDependencyBuiltins
+import TinyDependencyTesting
 
 // MARK: - Quick start
 
@@ -182,4 +185,65 @@ func runServer() async throws -> [String] {
   }
   let report = try await app.shutdown()  // the service, then the pool
   return report.order  // ["AccountServiceKey", "DatabasePoolKey"]
+}
+
+// MARK: - Built-in dependencies
+
+struct Reminder: Equatable {
+  let id: UUID
+  let title: String
+  let createdAt: Date
+}
+
+struct ReminderMaker {
+  @Dependency(\.uuid) var uuid
+  @Dependency(\.date.now) var now
+
+  func make(_ title: String) -> Reminder {
+    Reminder(id: uuid(), title: title, createdAt: now)
+  }
+}
+
+@Test(
+  .dependencies {
+    $0.uuid = .incrementing
+    $0.date = .constant(Date(timeIntervalSince1970: 0))
+  }
+)
+func remindersAreDeterministic() {
+  let maker = ReminderMaker()
+  #expect(maker.make("Call Ada").id == UUID(0))
+  #expect(maker.make("Write").id == UUID(1))
+  #expect(maker.make("Write").createdAt == Date(timeIntervalSince1970: 0))
+}
+
+actor Beats {
+  var count = 0
+  func beat() { count += 1 }
+}
+
+struct Heartbeat {
+  @Dependency(\.continuousClock) var clock
+
+  func run(_ beats: Beats) async {
+    for await _ in clock.timer(interval: .seconds(1)) {
+      await beats.beat()
+    }
+  }
+}
+
+@Test func heartbeatBeatsOncePerSecond() async {
+  let clock = TestClock()
+  let beats = Beats()
+  let task = Task {
+    await withDependencies {
+      $0.continuousClock = clock
+    } operation: {
+      await Heartbeat().run(beats)
+    }
+  }
+  await clock.waitForSleepers(1)
+  await clock.advance(by: .seconds(3))
+  #expect(await beats.count == 3)
+  task.cancel()
 }

@@ -1,0 +1,102 @@
+public import Foundation
+public import TinyDependency
+
+/// A dependency that makes UUIDs: `uuid()`.
+///
+/// ```swift
+/// final class Store {
+///   @Dependency(\.uuid) var uuid
+///   func newID() -> UUID { uuid() }
+/// }
+///
+/// withDependencies {
+///   $0.uuid = .incrementing
+/// } operation: {
+///   // UUID(0), UUID(1), UUID(2), …
+/// }
+/// ```
+///
+/// The live value returns `UUID()`. The test value fails loudly: each call records an issue
+/// naming `\.uuid` and returns the placeholder `UUID(0)`,
+/// `00000000-0000-0000-0000-000000000000`. Previews use the live value.
+public struct UUIDGenerator: Sendable {
+  private let generate: @Sendable () -> UUID
+
+  /// Creates a generator that calls `generate` for every UUID.
+  ///
+  /// - Parameter generate: Returns a UUID.
+  public init(_ generate: @escaping @Sendable () -> UUID) {
+    self.generate = generate
+  }
+
+  /// A generator that always returns `uuid`.
+  ///
+  /// - Parameter uuid: The UUID to return.
+  /// - Returns: The generator.
+  public static func constant(_ uuid: UUID) -> Self {
+    Self { uuid }
+  }
+
+  /// A generator of `UUID(0)`, `UUID(1)`, `UUID(2)`, …, counting separately in each container.
+  ///
+  /// Each container that uses the generator (each test case, under the traits of
+  /// TinyDependencyTesting) starts at `UUID(0)`, even when one generator value is shared, as by
+  /// `@Suite(.dependency(\.uuid, .incrementing))`. The count belongs to the container that is
+  /// current when `uuid()` is called: a `Task.detached` or a callback outside the test's scope
+  /// counts in the process-wide container unless it carries the scope with
+  /// `withEscapedDependencies`.
+  public static var incrementing: Self {
+    let owner = IncrementingOwner()
+    return Self {
+      let counter = ContainerState.current.state(for: owner) { Counter() }
+      return UUID(counter.next())
+    }
+  }
+
+  /// Returns a UUID.
+  ///
+  /// - Returns: The UUID.
+  public func callAsFunction() -> UUID {
+    generate()
+  }
+}
+
+/// Names the per-container state of one ``UUIDGenerator/incrementing`` value.
+private final class IncrementingOwner: Sendable {}
+
+/// A counter from 0; `@unchecked Sendable`: its value is guarded by its lock.
+private final class Counter: @unchecked Sendable {
+  private let value = Locked(0)
+
+  func next() -> Int {
+    value.withLock { value in
+      defer { value += 1 }
+      return value
+    }
+  }
+}
+
+extension DependencyValues {
+  /// Makes UUIDs: `UUID()` live; in tests, override it or each call records an issue.
+  public var uuid: UUIDGenerator {
+    get { self[UUIDGeneratorKey.self] }
+    set { self[UUIDGeneratorKey.self] = newValue }
+  }
+}
+
+/// The key of ``DependencyValues/uuid``.
+enum UUIDGeneratorKey: DependencyKey {
+  static var defaultValue: UUIDGenerator { UUIDGenerator { UUID() } }
+  static var previewValue: UUIDGenerator { defaultValue }
+  static var testValue: UUIDGenerator {
+    noteTestValueIsPlaceholder()
+    return UUIDGenerator {
+      Placeholder.report(
+        "uuid",
+        returned: "UUID(0)",
+        fix: "`$0.uuid = .incrementing` or `$0.uuid = .constant(UUID(0))`"
+      )
+      return UUID(0)
+    }
+  }
+}

@@ -1,0 +1,133 @@
+public import TinyDependency
+
+/// A dependency that lends a random number generator to a closure.
+///
+/// ```swift
+/// @Dependency(\.withRandomNumberGenerator) var withRandomNumberGenerator
+///
+/// let roll = withRandomNumberGenerator { generator in
+///   Int.random(in: 1...6, using: &generator)
+/// }
+/// ```
+///
+/// The live value uses `SystemRandomNumberGenerator`. Give tests a reproducible sequence with
+/// ``seeded(_:)`` or ``init(_:)``:
+///
+/// ```swift
+/// @Test(.dependency(\.withRandomNumberGenerator, .seeded(42)))
+/// func rollsAreReproducible() { … }
+/// ```
+///
+/// Such a generator's state belongs to each container that uses it: every test case (under the
+/// traits of TinyDependencyTesting) starts from the generator as it was given, even when one value
+/// is shared by many tests. Calls from several tasks of one test share one sequence; their
+/// order decides who gets which numbers.
+///
+/// The test value fails loudly: each call records an issue naming `\.withRandomNumberGenerator`
+/// and lends a placeholder, `SeededRandomNumberGenerator(seed: 0)`, fresh in each container.
+///
+/// No lock is held while the closure runs; the generator it is lent takes the lock only to
+/// draw each number.
+public struct WithRandomNumberGenerator: Sendable {
+  private let source: Source
+
+  private enum Source: Sendable {
+    case system
+    case shared(GeneratorOwner)
+    /// The test value: records an issue, then lends the owner's generator.
+    case placeholder(GeneratorOwner)
+  }
+
+  /// Creates a dependency that lends `generator`, copied afresh for each container.
+  ///
+  /// - Parameter generator: The generator as each container first sees it.
+  public init(_ generator: some RandomNumberGenerator & Sendable) {
+    source = .shared(GeneratorOwner(generator))
+  }
+
+  private init(source: Source) {
+    self.source = source
+  }
+
+  /// A dependency that lends a ``SeededRandomNumberGenerator`` made from `seed`.
+  ///
+  /// - Parameter seed: The seed; equal seeds give equal sequences.
+  /// - Returns: The dependency.
+  public static func seeded(_ seed: UInt64) -> Self {
+    Self(SeededRandomNumberGenerator(seed: seed))
+  }
+
+  /// The system's generator, for the live value.
+  static var system: Self { Self(source: .system) }
+
+  /// The test value: fails loudly, then lends `SeededRandomNumberGenerator(seed: 0)`.
+  static var placeholder: Self {
+    Self(source: .placeholder(GeneratorOwner(SeededRandomNumberGenerator(seed: 0))))
+  }
+
+  /// Runs `work` with the generator.
+  ///
+  /// - Parameter work: Draws random values from the generator it is given.
+  /// - Returns: What `work` returns.
+  /// - Throws: What `work` throws.
+  public func callAsFunction<R>(
+    _ work: (inout any RandomNumberGenerator & Sendable) throws -> R
+  ) rethrows -> R {
+    switch source {
+    case .system:
+      var generator: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+      return try work(&generator)
+    case .shared(let owner), .placeholder(let owner):
+      if case .placeholder = source {
+        Placeholder.report(
+          "withRandomNumberGenerator",
+          returned: "a SeededRandomNumberGenerator(seed: 0)",
+          fix: "`$0.withRandomNumberGenerator = .seeded(42)`"
+        )
+      }
+      let state = ContainerState.current.state(for: owner) { GeneratorState(owner.initial) }
+      var generator: any RandomNumberGenerator & Sendable = LockedDraw(state: state)
+      return try work(&generator)
+    }
+  }
+}
+
+/// Names the per-container state of one generator value and keeps its initial generator.
+private final class GeneratorOwner: Sendable {
+  let initial: any RandomNumberGenerator & Sendable
+  init(_ initial: any RandomNumberGenerator & Sendable) { self.initial = initial }
+}
+
+/// One container's generator; `@unchecked Sendable`: it is guarded by its lock.
+private final class GeneratorState: @unchecked Sendable {
+  let generator: Locked<any RandomNumberGenerator & Sendable>
+  init(_ initial: any RandomNumberGenerator & Sendable) { generator = Locked(initial) }
+}
+
+/// Draws each number from a container's generator with its lock held for that draw only.
+private struct LockedDraw: RandomNumberGenerator, Sendable {
+  let state: GeneratorState
+
+  mutating func next() -> UInt64 {
+    state.generator.withLock { $0.next() }
+  }
+}
+
+extension DependencyValues {
+  /// Lends a random number generator: the system's live; in tests, override it (for example
+  /// with ``WithRandomNumberGenerator/seeded(_:)``) or each call records an issue.
+  public var withRandomNumberGenerator: WithRandomNumberGenerator {
+    get { self[WithRandomNumberGeneratorKey.self] }
+    set { self[WithRandomNumberGeneratorKey.self] = newValue }
+  }
+}
+
+/// The key of ``DependencyValues/withRandomNumberGenerator``.
+enum WithRandomNumberGeneratorKey: DependencyKey {
+  static var defaultValue: WithRandomNumberGenerator { .system }
+  static var previewValue: WithRandomNumberGenerator { defaultValue }
+  static var testValue: WithRandomNumberGenerator {
+    noteTestValueIsPlaceholder()
+    return .placeholder
+  }
+}
