@@ -68,7 +68,7 @@ public struct Dependency<Value: Sendable>: Sendable {
   @inlinable
   public var wrappedValue: Value {
     guard let current = DependencyValues.bound else {
-      if DependencyValues.processRoot.storage.routesUnboundReads {
+      if DependencyValues.routesUnboundReads {
         return read(in: TestRoots.unboundValues())
       }
       // Outside any scope: read the process root straight from its constant, so threads don't

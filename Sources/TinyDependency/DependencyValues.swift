@@ -168,10 +168,15 @@ extension DependencyValues {
   @inlinable
   public static var current: DependencyValues {
     if let bound { return bound }
-    let root = processRoot
-    if root.storage.routesUnboundReads { return TestRoots.unboundValues() }
-    return root
+    if routesUnboundReads { return TestRoots.unboundValues() }
+    return processRoot
   }
+
+  /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
+  /// true when that product is linked (see `TestRoots`). A constant, so that the check costs a
+  /// load and no retain of the root's storage.
+  @usableFromInline
+  static let routesUnboundReads = TestRoots.provider != nil
 
   /// Runs `operation` with `values` bound as ``current``.
   func bind<R>(_ operation: () throws -> R) rethrows -> R {

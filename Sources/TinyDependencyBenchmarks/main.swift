@@ -32,6 +32,10 @@ let allocationCases: [String: @MainActor (_ run: (_ read: () -> Void) -> Void) -
     let model = Model()
     run { consume(model.value) }
   },
+  "allocations.current.subscript": { run in
+    _ = DependencyValues.current[BenchValueKey.self]
+    run { consume(DependencyValues.current[BenchValueKey.self]) }
+  },
   "allocations.dependency.overridden": { run in
     let model = Model()
     withDependencies {
