@@ -1,0 +1,30 @@
+/// What a storage's lock guards.
+struct StorageState: DefaultInitializable {
+  enum Entry {
+    /// Being built by that frame, here or, for a value it may share, in a scope below this one.
+    case building(BuildFrame)
+    case built(BuiltValue)
+  }
+
+  #if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+    /// Set once the storage is shared or read from: nothing changes it in place after that.
+    var isFrozen = false
+  #endif
+  var entries: [ObjectIdentifier: Entry] = [:]
+  /// `overrides` with its layers moved into the trie, once a derived storage asked for it.
+  var flattenedOverrides: PersistentMap?
+  /// The capture shared by wrappers made here outside builds; it keeps this storage alive, so
+  /// the storage holds it weakly.
+  weak var strongCapture: CapturedScope?
+  /// The capture shared by wrappers made here during builds; it holds this storage weakly.
+  var weakCapture: CapturedScope?
+  /// Captures holding a decision about this storage.
+  var observers: [WeakCapture] = []
+  var liveObservers = 0
+  /// Keys whose values were shut down here, and those values.
+  var retired = RetiredValues()
+}
+
+struct WeakCapture {
+  weak var value: CapturedScope?
+}
