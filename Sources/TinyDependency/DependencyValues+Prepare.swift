@@ -129,7 +129,7 @@ extension DependencyValues {
   ///
   /// Called in a builder, the read is recorded as an edge of the graph, and a builder that
   /// awaits, directly or through others, its own key stops with the cycle's path. Synchronous
-  /// keys are read in builders as anywhere else, with ``subscript(_:)``.
+  /// keys are read in builders as anywhere else, with ``subscript(_:)-8jjt9``.
   ///
   /// - Parameter key: The async key.
   /// - Returns: Its value in this container.
