@@ -214,3 +214,12 @@ func peakResidentBytes() -> Int {
     return Int(usage.ru_maxrss) * 1024
   #endif
 }
+
+/// Whether this process runs under AddressSanitizer, whose runtime defines `__asan_init`.
+let runsUnderAddressSanitizer: Bool = {
+  #if canImport(Darwin)
+    dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__asan_init") != nil
+  #else
+    dlsym(nil, "__asan_init") != nil
+  #endif
+}()
