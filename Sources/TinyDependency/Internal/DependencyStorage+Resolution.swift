@@ -52,9 +52,9 @@ extension DependencyStorage {
     freeze()
     if Key.lifetime.kind == .transient {
       let frame = makeFrame(for: Key.self, reader: values.frame)
-      let trace = build(Key.self, frame: frame, in: values)
+      let (box, trace) = build(Key.self, frame: frame, in: values)
       values.frame?.record(Key.self, inputs: trace.inputs, hold: trace.hold)
-      return trace.value
+      return box.unbox(as: Key.Value.self)
     }
     var action = state.withLock { Resolution.look(&$0, for: id) }
     while true {
@@ -112,9 +112,9 @@ extension DependencyStorage {
     marked: DependencyStorage?,
     in values: DependencyValues
   ) -> BuiltValue {
-    let trace = build(Key.self, frame: frame, in: values)
+    let (box, trace) = build(Key.self, frame: frame, in: values)
     let built = BuiltValue(
-      box: Box(trace.value),
+      box: box,
       inputs: trace.inputs,
       key: KeyType(Key.self),
       reads: trace.reads,
@@ -126,39 +126,30 @@ extension DependencyStorage {
     return built
   }
 
-  /// What a build returned and read.
-  struct BuildResult<Value> {
-    let value: Value
-    let inputs: Set<ObjectIdentifier>
-    let reads: [KeyType]
-    let hold: ScopeHold
-  }
-
-  /// Runs the key's builder with this storage bound as current and `frame` recording its reads.
+  /// Runs the key's builder with this storage bound as current and `frame` recording its reads;
+  /// returns the value, boxed, and what the build read.
+  ///
+  /// Nothing here is generic over the value but the box: these functions run unspecialized for
+  /// most keys, where each generic type costs a metadata lookup on every first read.
   private func build<Key: DependencyKey>(
     _ key: Key.Type,
     frame: BuildFrame,
     in values: DependencyValues
-  ) -> BuildResult<Key.Value> {
+  ) -> (box: AnyBox, trace: BuildFrame.Trace) {
     if let path = values.frame?.cyclePath(reentering: frame.key, in: frame.context) {
       Diagnostics.stopWithCycle(path, reentering: [Key.self], recorder: recorder)
     }
     var scoped = values
     scoped.frame = frame
     let context = self.context
-    let value = frame.runAsInnermost {
-      DependencyValues.$bound.withValue(scoped) { Key.value(for: context) }
+    let box: AnyBox = frame.runAsInnermost {
+      DependencyValues.$bound.withValue(scoped) { Box(Key.value(for: context)) }
     }
     let trace = frame.finish()
     if trace.fellBack && reportsLiveFallbacks && context == .test {
       Diagnostics.reportLiveFallback(of: Key.self, readFrom: values.frame)
     }
-    return BuildResult(
-      value: value,
-      inputs: trace.inputs,
-      reads: trace.reads,
-      hold: trace.hold
-    )
+    return (box, trace)
   }
 
   /// Waits until `builder` no longer builds `id` in `owner`, or stops with the cycle that makes
