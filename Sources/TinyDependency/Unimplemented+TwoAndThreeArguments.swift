@@ -20,17 +20,15 @@ public func unimplemented<A, B, R>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A, B) throws -> R {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  // The arguments change nothing: the endpoint without arguments reports the call.
+  let call: @Sendable () throws -> R = unimplemented(
+    endpoint,
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _, _ in
-    site.reportCall()
-    throw UnimplementedError(endpoint: endpoint)
-  }
+  return { _, _ in try call() }
 }
 
 /// Makes a closure taking two arguments that reports an issue and returns `placeholder` when called.
@@ -54,17 +52,15 @@ public func unimplemented<A, B, R>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A, B) -> R {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  let call: @Sendable () -> R = unimplemented(
+    endpoint,
+    placeholder: placeholder(),
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _, _ in
-    site.reportCall()
-    return placeholder()
-  }
+  return { _, _ in call() }
 }
 
 /// Makes a closure taking two arguments returning nothing that reports an issue when called.
@@ -84,16 +80,14 @@ public func unimplemented<A, B>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A, B) -> Void {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  let call: @Sendable () -> Void = unimplemented(
+    endpoint,
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _, _ in
-    site.reportCall()
-  }
+  return { _, _ in call() }
 }
 
 /// Makes a throwing closure taking three arguments that reports an issue and throws when called.
@@ -118,17 +112,15 @@ public func unimplemented<A, B, C, R>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A, B, C) throws -> R {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  // The arguments change nothing: the endpoint without arguments reports the call.
+  let call: @Sendable () throws -> R = unimplemented(
+    endpoint,
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _, _, _ in
-    site.reportCall()
-    throw UnimplementedError(endpoint: endpoint)
-  }
+  return { _, _, _ in try call() }
 }
 
 /// Makes a closure taking three arguments that reports an issue and returns `placeholder` when called.
@@ -152,17 +144,15 @@ public func unimplemented<A, B, C, R>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A, B, C) -> R {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  let call: @Sendable () -> R = unimplemented(
+    endpoint,
+    placeholder: placeholder(),
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _, _, _ in
-    site.reportCall()
-    return placeholder()
-  }
+  return { _, _, _ in call() }
 }
 
 /// Makes a closure taking three arguments returning nothing that reports an issue when called.
@@ -182,14 +172,12 @@ public func unimplemented<A, B, C>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A, B, C) -> Void {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  let call: @Sendable () -> Void = unimplemented(
+    endpoint,
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _, _, _ in
-    site.reportCall()
-  }
+  return { _, _, _ in call() }
 }

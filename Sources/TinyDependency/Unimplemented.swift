@@ -118,17 +118,15 @@ public func unimplemented<A, R>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A) throws -> R {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  // The arguments change nothing: the endpoint without arguments reports the call.
+  let call: @Sendable () throws -> R = unimplemented(
+    endpoint,
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _ in
-    site.reportCall()
-    throw UnimplementedError(endpoint: endpoint)
-  }
+  return { _ in try call() }
 }
 
 /// Makes a closure taking one argument that reports an issue and returns `placeholder` when called.
@@ -152,17 +150,15 @@ public func unimplemented<A, R>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A) -> R {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  let call: @Sendable () -> R = unimplemented(
+    endpoint,
+    placeholder: placeholder(),
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _ in
-    site.reportCall()
-    return placeholder()
-  }
+  return { _ in call() }
 }
 
 /// Makes a closure taking one argument returning nothing that reports an issue when called.
@@ -182,14 +178,12 @@ public func unimplemented<A>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (A) -> Void {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
+  let call: @Sendable () -> Void = unimplemented(
+    endpoint,
     fileID: fileID,
     filePath: filePath,
     line: line,
     column: column
   )
-  return { _ in
-    site.reportCall()
-  }
+  return { _ in call() }
 }
