@@ -96,7 +96,14 @@ struct DependencyContextProbeTests {
       .appendingPathComponent("probe-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let copy = directory.appendingPathComponent(name)
-    try FileManager.default.copyItem(at: builtProduct("DependencyContextProbe"), to: copy)
+    // A hard link is never open for writing, so a process forked meanwhile by a parallel
+    // test can't hold it busy; copy only where linking fails (another file system).
+    let probe = try builtProduct("DependencyContextProbe")
+    do {
+      try FileManager.default.linkItem(at: probe, to: copy)
+    } catch {
+      try FileManager.default.copyItem(at: probe, to: copy)
+    }
     return copy
   }
 

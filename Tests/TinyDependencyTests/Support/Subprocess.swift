@@ -31,19 +31,43 @@ func run(
   arguments: [String] = [],
   environment changes: [String: String?] = [:]
 ) throws -> SubprocessResult {
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
   var environment = ProcessInfo.processInfo.environment
   for (name, value) in changes {
     environment[name] = value
   }
-  process.environment = environment
-  let output = Pipe()
-  let error = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  try process.run()
+  var attempt = 0
+  while true {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    let outputPipe = Pipe()
+    let errorPipe = Pipe()
+    process.standardOutput = outputPipe
+    process.standardError = errorPipe
+    do {
+      try process.run()
+    } catch let failure where isTextFileBusy(failure) && attempt < 50 {
+      // A test running in parallel forked while a copied executable was still open for
+      // writing: the child holds the write descriptor until it execs. Wait and try again.
+      attempt += 1
+      Thread.sleep(forTimeInterval: 0.02)
+      continue
+    }
+    return finish(process, output: outputPipe, error: errorPipe)
+  }
+}
+
+/// Whether starting a process failed with `ETXTBSY` (the executable is open for writing).
+private func isTextFileBusy(_ error: any Error) -> Bool {
+  let error = error as NSError
+  if error.domain == NSPOSIXErrorDomain && error.code == Int(ETXTBSY) { return true }
+  guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError else { return false }
+  return underlying.domain == NSPOSIXErrorDomain && underlying.code == Int(ETXTBSY)
+}
+
+/// Reads everything a started process prints and waits for it to end.
+private func finish(_ process: Process, output: Pipe, error: Pipe) -> SubprocessResult {
   let outputData = output.fileHandleForReading.readDataToEndOfFile()
   let errorData = error.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
