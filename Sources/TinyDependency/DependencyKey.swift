@@ -79,6 +79,14 @@ extension DependencyKey {
     }
   }
 
+  /// Builds the value that `context` selects, boxed. The one place a build names
+  /// `Box<Value>`: unspecialized, each function or closure that names a generic type looks its
+  /// metadata up again (about 330 instructions each time).
+  @inline(never)
+  static func boxedValue(for context: DependencyContext) -> AnyBox {
+    Box(value(for: context))
+  }
+
   /// A short, readable name for messages: `LoggerKey`, `Outer.LoggerKey`.
   static var debugName: String { _typeName(Self.self, qualified: false) }
 }
