@@ -8,8 +8,11 @@
 ///   escaped scope): the path that cycle messages and graph edges follow;
 /// - `previousOnThread`, the build this thread was running when this one started (through any
 ///   container, bound or not): the builds that block each other on this thread.
+///
+/// `@unchecked Sendable`: `state` is only touched inside `lock.withLock` (``withState(_:)``);
+/// the other stored properties are immutable.
 @usableFromInline
-final class BuildFrame: Sendable {
+final class BuildFrame: @unchecked Sendable {
   let key: ObjectIdentifier
   /// The key type, named only when a message needs it.
   private let keyTypeBox: KeyType
@@ -41,7 +44,16 @@ final class BuildFrame: Sendable {
     var waitWarned = false
   }
 
-  private let state = Locked(State())
+  /// Guarded by `lock`: read and written only in ``withState(_:)``. Beside its lock rather than
+  /// inside a ``Locked``, so that the frame is one allocation (see ``FrameLock``).
+  private var state = State()
+  private let lock = FrameLock()
+
+  /// Runs `body` with the lock held and the state borrowed mutably.
+  @inline(__always)
+  private func withState<R>(_ body: (inout State) -> R) -> R {
+    lock.withLock { body(&state) }
+  }
 
   /// What a finished build read and kept.
   struct Trace {
@@ -118,7 +130,7 @@ final class BuildFrame: Sendable {
     hold: ScopeHold = .none
   ) {
     let key = ObjectIdentifier(keyType)
-    state.withLock { state in
+    withState { state in
       guard !state.isFinished else { return }
       // A value holding a capture carries its scope into whatever holds it.
       state.hold = max(state.hold, hold)
@@ -136,7 +148,7 @@ final class BuildFrame: Sendable {
     var frame: BuildFrame? = self
     var child: BuildFrame?
     while let current = frame {
-      let reads = current.state.withLock { $0.isFinished ? nil : $0.reads }
+      let reads = current.withState { $0.isFinished ? nil : $0.reads }
       if let reads {
         // The build below this one is in progress, so this one has not recorded reading it.
         let all = reads.map(\.type) + (child.map { [$0.keyType] } ?? [])
@@ -149,14 +161,14 @@ final class BuildFrame: Sendable {
 
   /// Notes that the build made a `@Dependency` or an escaped scope that keeps its scope.
   func noteCapture(_ hold: ScopeHold) {
-    state.withLock { $0.hold = max($0.hold, hold) }
+    withState { $0.hold = max($0.hold, hold) }
   }
 
   /// Notes that the key fell back to its default value, if it is this build's key and
   /// `context` is the one being built (a test value may call another key's `testValue`).
   func noteFallback(of keyType: any DependencyKey.Type, in context: DependencyContext) {
     guard context == self.context, ObjectIdentifier(keyType) == key else { return }
-    state.withLock { if !$0.isFinished { $0.fellBack = true } }
+    withState { if !$0.isFinished { $0.fellBack = true } }
     // A validation records the fallback and stops here, before the live value is built. An
     // input has no live value: its default stops as an unset input.
     if let recorder, recorder.stopsAtLiveFallbacks, keyType.lifetime.kind != .input {
@@ -167,7 +179,7 @@ final class BuildFrame: Sendable {
 
   /// Ends the build and returns what it read.
   func finish() -> Trace {
-    let trace = state.withLock { state in
+    let trace = withState { state in
       state.isFinished = true
       return Trace(
         inputs: state.inputs,
@@ -180,11 +192,11 @@ final class BuildFrame: Sendable {
     return trace
   }
 
-  var isActive: Bool { state.withLock { !$0.isFinished } }
+  var isActive: Bool { withState { !$0.isFinished } }
 
   /// Whether this is the first long wait for this build: only that one warns.
   func claimWaitWarning() -> Bool {
-    state.withLock { state in
+    withState { state in
       defer { state.waitWarned = true }
       return !state.waitWarned
     }

@@ -31,6 +31,18 @@
     var lockedIfMade: Locked<State>? { made }
   }
 
+  /// The lock of a ``BuildFrame``: a ``Locked`` beside the frame, where an atomic flag inside it
+  /// needs macOS 15 / iOS 18.
+  struct FrameLock: ~Copyable {
+    private let locked = Locked(false)
+    init() {}
+    /// Runs `body` with the lock held. `body` must not call user code.
+    @inline(__always)
+    func withLock<R>(_ body: () -> R) -> R {
+      locked.withLock { _ in body() }
+    }
+  }
+
   /// The last decision of a ``CapturedScope``: not cached on these platforms, where reading it
   /// without a lock needs atomics.
   struct DecisionCache: ~Copyable {
@@ -88,6 +100,26 @@
       UnsafeRawPointer(bitPattern: reference.load(ordering: .acquiring)).map {
         Locked(unretained: $0)
       }
+    }
+  }
+
+  /// The lock of a ``BuildFrame``, inside the frame's own allocation: an atomic flag, taken with
+  /// an exchange; a thread that finds it taken yields and tries again. Frames hold it for a few
+  /// set insertions at most and never while user code runs, so a first read allocates the frame
+  /// alone, not a frame and a lock beside it.
+  struct FrameLock: ~Copyable {
+    private let taken = Atomic<Bool>(false)
+    init() {}
+    /// Runs `body` with the lock held. `body` must not call user code.
+    @inline(__always)
+    func withLock<R>(_ body: () -> R) -> R {
+      while taken.exchange(true, ordering: .acquiring) {
+        repeat {
+          SystemInterface.yieldThread()
+        } while taken.load(ordering: .relaxed)
+      }
+      defer { taken.store(false, ordering: .releasing) }
+      return body()
     }
   }
 

@@ -120,6 +120,11 @@ enum SystemInterface {
     #endif
   }
 
+  /// Lets another thread run: a contended ``FrameLock`` waits this way.
+  static func yieldThread() {
+    sched_yield()
+  }
+
   /// Seconds on a monotonic clock, for measuring waits.
   static func monotonicSeconds() -> Double {
     var now = timespec()

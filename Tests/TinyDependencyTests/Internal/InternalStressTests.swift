@@ -21,6 +21,26 @@ struct InternalStressTests {
     #expect(locked.withLock { $0 } == 80_000)
   }
 
+  @Test func aFrameKeepsEveryRecordFromManyThreads() {
+    // A build that hands its reads to other threads: each records inputs of its own.
+    final class Marker: Sendable {}
+    let markers = (0..<8).map { _ in (0..<500).map { _ in Marker() } }
+    let frame = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, recorder: nil)
+    _ = onThreads(8) { thread in
+      for marker in markers[thread] {
+        frame.record(WaitLoopYKey.self, inputs: [ObjectIdentifier(marker)])
+      }
+      return 0
+    }
+    let trace = frame.finish()
+    #expect(trace.inputs.count == 8 * 500 + 1)
+    #expect(trace.reads.map(\.name) == ["WaitLoopYKey"])
+    // A record after the build finished changes nothing.
+    frame.record(WaitLoopYKey.self, inputs: [ObjectIdentifier(Marker())])
+    #expect(frame.isActive == false)
+    withExtendedLifetime(markers) {}
+  }
+
   @Test func waitersAllWakeWhenTheStateReachesTheirTarget() {
     let locked = Locked(0)
     let woken = onThreads(6) { thread in
