@@ -128,10 +128,16 @@ final class DependencyStorage: @unchecked Sendable {
   }
 
   deinit {
+    guard
+      let (observers, hasLifecycle) = state.lockedIfMade?.withLock({
+        ($0.observers, $0.hasLifecycle)
+      })
+    else { return }
     // Captures that combined their scope with this one no longer need the combination.
-    for observer in state.lockedIfMade?.withLock({ $0.observers }) ?? [] {
+    for observer in observers {
       observer.value?.forget(serial)
     }
+    if hasLifecycle { Lifecycle.remove(serial) }
   }
 
   /// The number of storages above this one.

@@ -3,52 +3,55 @@
 /// Kept beside the storage rather than in it, in a registry keyed by the storage's serial, so
 /// that scopes that never prepare anything pay nothing for it.
 ///
-/// `@unchecked Sendable`: every mutable property is guarded by `lock`.
-final class Lifecycle: @unchecked Sendable {
-  enum State {
+final class Lifecycle: Sendable {
+  enum Phase {
     case open
     case shuttingDown(Task<ShutdownReport, any Error>)
   }
 
-  private let lock = Lock()
-  private var inFlight: [ObjectIdentifier: PendingBuild] = [:]
-  private var state = State.open
+  private struct State {
+    var inFlight: [ObjectIdentifier: PendingBuild] = [:]
+    var phase = Phase.open
+  }
+
+  private let state = Locked(State())
 
   // MARK: - The registry
 
-  private struct Entry {
-    weak var storage: DependencyStorage?
-    let lifecycle: Lifecycle
-  }
-
-  private static let registryLock = Lock()
-  /// Guarded by `registryLock`.
-  nonisolated(unsafe) private static var registry: [UInt64: Entry] = [:]
-  /// The registry's size after its last purge of entries whose storage is gone.
-  nonisolated(unsafe) private static var purgedAt = 16
+  /// The lifecycles by storage serial. Serials are never reused, and a storage removes its
+  /// entry when it goes away, so the registry holds no reference to a storage: a weak one
+  /// would give the storage a side table and slow every retain of it (the process root's, on
+  /// every `DependencyValues.current`).
+  private static let registry = Locked<[UInt64: Lifecycle]>([:])
 
   /// The lifecycle of `storage`, made on first use.
   static func of(_ storage: DependencyStorage) -> Lifecycle {
-    registryLock.withLock {
-      if let entry = registry[storage.serial], entry.storage === storage {
-        return entry.lifecycle
-      }
-      if registry.count >= purgedAt * 2 {
-        registry = registry.filter { $0.value.storage != nil }
-        purgedAt = max(16, registry.count)
-      }
+    if let existing = existing(storage) { return existing }
+    let made = registry.withLock { registry in
+      if let earlier = registry[storage.serial] { return earlier }
       let made = Lifecycle()
-      registry[storage.serial] = Entry(storage: storage, lifecycle: made)
+      registry[storage.serial] = made
       return made
     }
+    storage.state.withLock { $0.hasLifecycle = true }
+    return made
   }
 
   /// The lifecycle of `storage`, if anything was prepared or shut down in it.
   static func existing(_ storage: DependencyStorage) -> Lifecycle? {
-    registryLock.withLock {
-      guard let entry = registry[storage.serial], entry.storage === storage else { return nil }
-      return entry.lifecycle
-    }
+    registry.withLock { $0[storage.serial] }
+  }
+
+  /// Whether the storage with `serial` has a lifecycle here; for tests.
+  static func isRegistered(_ serial: UInt64) -> Bool {
+    registry.withLock { $0[serial] != nil }
+  }
+
+  /// Forgets the lifecycle of the storage with `serial`, which went away. What it held is
+  /// released here, outside the lock.
+  static func remove(_ serial: UInt64) {
+    let removed = registry.withLock { $0.removeValue(forKey: serial) }
+    withExtendedLifetime(removed) {}
   }
 
   // MARK: - Builds
@@ -67,31 +70,31 @@ final class Lifecycle: @unchecked Sendable {
     existing: () -> BuiltValue?,
     start: () -> PendingBuild
   ) throws -> Found {
-    try lock.withLock { () throws -> Found in
-      guard case .open = state else { throw ShutDownFailure() }
-      if let pending = inFlight[key] { return .pending(pending, isNew: false) }
+    try state.withLock { state throws -> Found in
+      guard case .open = state.phase else { throw ShutDownFailure() }
+      if let pending = state.inFlight[key] { return .pending(pending, isNew: false) }
       if let built = existing() { return .built(built) }
       let made = start()
-      inFlight[key] = made
+      state.inFlight[key] = made
       return .pending(made, isNew: true)
     }
   }
 
   /// The build of `key` in flight, if any.
   func inFlightBuild(for key: ObjectIdentifier) -> PendingBuild? {
-    lock.withLock { inFlight[key] }
+    state.withLock { $0.inFlight[key] }
   }
 
   /// Forgets `build` once it settled, so that a later prepare after a failure builds again.
   func remove(_ build: PendingBuild) {
-    lock.withLock {
-      if inFlight[build.key.id] === build { inFlight[build.key.id] = nil }
+    state.withLock { state in
+      if state.inFlight[build.key.id] === build { state.inFlight[build.key.id] = nil }
     }
   }
 
   var isOpen: Bool {
-    lock.withLock {
-      if case .open = state { return true }
+    state.withLock { state in
+      if case .open = state.phase { return true }
       return false
     }
   }
@@ -101,10 +104,10 @@ final class Lifecycle: @unchecked Sendable {
   func shutdownTask(
     start: ([PendingBuild]) -> Task<ShutdownReport, any Error>
   ) -> Task<ShutdownReport, any Error> {
-    lock.withLock {
-      if case .shuttingDown(let task) = state { return task }
-      let task = start(Array(inFlight.values))
-      state = .shuttingDown(task)
+    state.withLock { state in
+      if case .shuttingDown(let task) = state.phase { return task }
+      let task = start(Array(state.inFlight.values))
+      state.phase = .shuttingDown(task)
       return task
     }
   }

@@ -23,6 +23,8 @@ struct StorageState: DefaultInitializable {
   var liveObservers = 0
   /// Keys whose values were shut down here, and those values.
   var retired = RetiredValues()
+  /// Set when ``Lifecycle/of(_:)`` made this storage a lifecycle, for its deinit to remove.
+  var hasLifecycle = false
 }
 
 struct WeakCapture {
