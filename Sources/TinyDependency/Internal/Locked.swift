@@ -71,18 +71,3 @@ struct Locked<State>: @unchecked Sendable {
     buffer.withUnsafeMutablePointerToElements { LockPrimitives.broadcast($0) }
   }
 }
-
-/// A lock with no state of its own, for classes whose guarded properties are spread over the
-/// class (the preparation machinery); new code keeps its state inside a ``Locked`` instead.
-struct Lock: Sendable {
-  // A byte of state rather than `()`: ThreadSanitizer places an `inout` access to a zero-sized
-  // state at the buffer's own address, where another thread reads the buffer's header, and
-  // reports a Swift access race that is not one.
-  private let locked = Locked(false)
-
-  /// Runs `body` with the lock held. `body` must not call user code.
-  @inline(__always)
-  func withLock<R>(_ body: () throws -> R) rethrows -> R {
-    try locked.withLock { _ in try body() }
-  }
-}

@@ -4,10 +4,7 @@
 /// its builder is cancelled when everyone observing it stopped. Observers are callbacks run when
 /// the build settles, so a prepare of many keys waits for all of them in one task, and a
 /// build's deadline is the watchdog of the prepare that waits for it.
-///
-/// `@unchecked Sendable`: the mutable state is guarded by `lock`; `awaiting` by
-/// ``AwaitingBuilds``.
-final class PendingBuild: @unchecked Sendable {
+final class PendingBuild: Sendable {
   typealias Observer = @Sendable (Result<BuiltValue, any Error>) -> Void
 
   let key: KeyType
@@ -16,17 +13,17 @@ final class PendingBuild: @unchecked Sendable {
   let serial = PendingBuild.serials.next()
   private static let serials = Counter()
 
-  private let lock = Lock()
-  private var result: Result<BuiltValue, PreparationError>?
-  private var observers: [UInt64: Observer] = [:]
-  private var nextObserver: UInt64 = 0
-  private var task: Task<Void, Never>?
-  /// Called with this build when it is given up before its builder finished.
-  private var onGiveUp: (@Sendable (PendingBuild) -> Void)?
-  private var abandoned = false
+  private struct State {
+    var result: Result<BuiltValue, PreparationError>?
+    var observers: [UInt64: Observer] = [:]
+    var nextObserver: UInt64 = 0
+    var task: Task<Void, Never>?
+    /// Called with this build when it is given up before its builder finished.
+    var onGiveUp: (@Sendable (PendingBuild) -> Void)?
+    var abandoned = false
+  }
 
-  /// The build whose value this one's builder awaits right now, if any; for finding cycles.
-  var awaiting: PendingBuild?
+  private let state = Locked(State())
 
   /// The build whose builder runs in the current task, if any.
   @TaskLocal static var current: PendingBuild?
@@ -41,31 +38,31 @@ final class PendingBuild: @unchecked Sendable {
     onGiveUp: @escaping @Sendable (PendingBuild) -> Void,
     _ body: @escaping @Sendable () async -> Void
   ) {
-    lock.withLock {
-      self.onGiveUp = onGiveUp
-      task = Task { await PendingBuild.$current.withValue(self) { await body() } }
+    state.withLock { state in
+      state.onGiveUp = onGiveUp
+      state.task = Task { await PendingBuild.$current.withValue(self) { await body() } }
     }
   }
 
   /// Whether the build has an outcome, so a late value must be disposed of by its builder.
-  var isSettled: Bool { lock.withLock { result != nil } }
+  var isSettled: Bool { state.withLock { $0.result != nil } }
 
   /// Whether everyone who observed the build stopped before it settled, so its builder was
   /// cancelled: a new caller waits for it to end, then builds again if it has to.
-  var isAbandoned: Bool { lock.withLock { abandoned && result == nil } }
+  var isAbandoned: Bool { state.withLock { $0.abandoned && $0.result == nil } }
 
   /// Ends the build with `outcome` and tells its observers; returns false if it had already
   /// ended (it timed out), in which case nothing changes.
   @discardableResult
   func settle(_ outcome: Result<BuiltValue, PreparationError>) -> Bool {
-    let told = lock.withLock { () -> [Observer]? in
-      guard result == nil else { return nil }
-      result = outcome
+    let told = state.withLock { state -> [Observer]? in
+      guard state.result == nil else { return nil }
+      state.result = outcome
       // The builder's task and the give-up callback refer back to this build: let them go.
-      task = nil
-      onGiveUp = nil
-      defer { observers = [:] }
-      return Array(observers.values)
+      state.task = nil
+      state.onGiveUp = nil
+      defer { state.observers = [:] }
+      return Array(state.observers.values)
     }
     guard let told else { return false }
     let delivered = outcome.mapError { $0 as any Error }
@@ -75,7 +72,7 @@ final class PendingBuild: @unchecked Sendable {
 
   /// Fails the build before its builder finished, and cancels the builder.
   func giveUp(_ reason: PreparationError.Reason) {
-    let (task, onGiveUp) = lock.withLock { (self.task, self.onGiveUp) }
+    let (task, onGiveUp) = state.withLock { ($0.task, $0.onGiveUp) }
     onGiveUp?(self)
     if settle(.failure(PreparationError(path: [key.name], reason: reason))) {
       task?.cancel()
@@ -84,7 +81,7 @@ final class PendingBuild: @unchecked Sendable {
 
   /// Cancels the builder; the build still settles when the builder returns.
   func cancel() {
-    lock.withLock { task }?.cancel()
+    state.withLock { $0.task }?.cancel()
   }
 
   /// Calls `observer` when the build settles; returns the observation's number, or the
@@ -92,11 +89,11 @@ final class PendingBuild: @unchecked Sendable {
   func observe(_ observer: @escaping Observer) -> (
     id: UInt64?, ready: Result<BuiltValue, any Error>?
   ) {
-    lock.withLock {
-      if let result { return (nil, result.mapError { $0 }) }
-      nextObserver += 1
-      observers[nextObserver] = observer
-      return (nextObserver, nil)
+    state.withLock { state in
+      if let result = state.result { return (nil, result.mapError { $0 }) }
+      state.nextObserver += 1
+      state.observers[state.nextObserver] = observer
+      return (state.nextObserver, nil)
     }
   }
 
@@ -104,12 +101,12 @@ final class PendingBuild: @unchecked Sendable {
   /// observes the build any more, its builder is cancelled.
   @discardableResult
   func stopObserving(_ id: UInt64) -> Observer? {
-    let (observer, abandon) = lock.withLock { () -> (Observer?, Bool) in
-      guard result == nil, let observer = observers.removeValue(forKey: id) else {
+    let (observer, abandon) = state.withLock { state -> (Observer?, Bool) in
+      guard state.result == nil, let observer = state.observers.removeValue(forKey: id) else {
         return (nil, false)
       }
-      if observers.isEmpty { abandoned = true }
-      return (observer, observers.isEmpty)
+      if state.observers.isEmpty { state.abandoned = true }
+      return (observer, state.observers.isEmpty)
     }
     // The builder ends as it can; its outcome settles the build (a value it still makes is
     // kept, since the container can shut it down), so a shutdown waiting for it sees it.
@@ -138,26 +135,22 @@ final class PendingBuild: @unchecked Sendable {
 }
 
 /// The observation a waiting task made, for its cancellation handler, which may run first.
-///
-/// `@unchecked Sendable`: `state` is guarded by `lock`.
-final class ObservationSlot: @unchecked Sendable {
-  private let lock = Lock()
-  private var id: UInt64?
-  private var cancelled = false
+final class ObservationSlot: Sendable {
+  private let state = Locked<(id: UInt64?, cancelled: Bool)>((nil, false))
 
   /// Records the observation; false if the task was already cancelled.
   func register(_ id: UInt64) -> Bool {
-    lock.withLock {
-      self.id = id
-      return !cancelled
+    state.withLock { state in
+      state.id = id
+      return !state.cancelled
     }
   }
 
   /// Marks the task cancelled; returns the observation to stop, if there is one yet.
   func cancel() -> UInt64? {
-    lock.withLock {
-      cancelled = true
-      return id
+    state.withLock { state in
+      state.cancelled = true
+      return state.id
     }
   }
 }

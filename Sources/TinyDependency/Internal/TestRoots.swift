@@ -70,71 +70,70 @@ extension DependencyValues {
 /// test (the process root, containers made by hand, scopes outside tests) have none and keep
 /// the fast path.
 ///
-/// `@unchecked Sendable`: the mutable state is guarded by `lock`; the rest is immutable.
 @usableFromInline
-package final class TestScope: @unchecked Sendable {
-  private let lock = Lock()
-  /// Guarded by `lock`.
-  private var testName: String
-  /// Guarded by `lock`.
-  private var strict: Bool
-  private var endedAt: UInt64?
-  /// Overrides set on the test's containers, by key, with the key's name.
-  private var overridden: [ObjectIdentifier: String] = [:]
-  /// Overrides that a read returned.
-  private var used: Set<ObjectIdentifier> = []
-  /// Keys already reported as read after the end: each is reported once.
-  private var reportedLate: Set<ObjectIdentifier> = []
+package final class TestScope: Sendable {
+  private struct State {
+    var testName: String
+    var strict: Bool
+    var endedAt: UInt64?
+    /// Overrides set on the test's containers, by key, with the key's name.
+    var overridden: [ObjectIdentifier: String] = [:]
+    /// Overrides that a read returned.
+    var used: Set<ObjectIdentifier> = []
+    /// Keys already reported as read after the end: each is reported once.
+    var reportedLate: Set<ObjectIdentifier> = []
+  }
+
+  private let state: Locked<State>
 
   /// Creates the scope of a test named `name`.
   package init(name: String, strict: Bool) {
-    self.testName = name
-    self.strict = strict
+    state = Locked(State(testName: name, strict: strict))
   }
 
   /// The test's name, as reports show it.
   package var name: String {
-    get { lock.withLock { testName } }
-    set { lock.withLock { testName = newValue } }
+    get { state.withLock { $0.testName } }
+    set { state.withLock { $0.testName = newValue } }
   }
 
   /// Whether reads after the end are issues rather than warnings, and the test's reads of
   /// overrides are recorded, so that those no read used can be reported.
-  package var isStrict: Bool { lock.withLock { strict } }
+  package var isStrict: Bool { state.withLock { $0.strict } }
 
   /// Turns strict mode on, for a trait or helper inside the one that made the test's container.
   package func makeStrict() {
-    lock.withLock { strict = true }
+    state.withLock { $0.strict = true }
   }
 
   /// Whether the test ended.
-  package var hasEnded: Bool { lock.withLock { endedAt != nil } }
+  package var hasEnded: Bool { state.withLock { $0.endedAt != nil } }
 
   /// Records that `Key` was overridden in one of the test's containers.
   func noteOverride<Key: DependencyKey>(_ key: Key.Type) {
     let name = Key.debugName
-    lock.withLock {
-      guard endedAt == nil else { return }
-      overridden[ObjectIdentifier(key)] = name
+    state.withLock { state in
+      guard state.endedAt == nil else { return }
+      state.overridden[ObjectIdentifier(key)] = name
     }
   }
 
   /// Forgets which overrides were read so far: the reads a trait made while it set them up are
   /// not the test's.
   package func forgetReads() {
-    lock.withLock { used.removeAll() }
+    state.withLock { $0.used.removeAll() }
   }
 
   /// Sees a read of `Key` through one of the test's containers; `isOverride` when it returned an
   /// override. A read after the end is reported once per key.
   func noteRead<Key: DependencyKey>(_ key: Key.Type, isOverride: Bool) {
     let id = ObjectIdentifier(key)
-    let late: UInt64? = lock.withLock {
-      guard let endedAt else {
-        if isOverride && strict { used.insert(id) }
+    let late: UInt64? = state.withLock { state in
+      guard let endedAt = state.endedAt else {
+        if isOverride && state.strict { state.used.insert(id) }
         return nil
       }
-      guard reportedLate.insert(id).inserted else { return nil }
+      guard state.reportedLate.insert(id).inserted else { return nil }
       return TestRoots.now() &- endedAt
     }
     guard let late else { return }
@@ -153,9 +152,9 @@ package final class TestScope: @unchecked Sendable {
   /// names of the keys the test overrode that no read used (recorded in strict mode only).
   @discardableResult
   package func end() -> [String] {
-    lock.withLock {
-      endedAt = TestRoots.now()
-      return overridden.filter { !used.contains($0.key) }.map(\.value).sorted()
+    state.withLock { state in
+      state.endedAt = TestRoots.now()
+      return state.overridden.filter { !state.used.contains($0.key) }.map(\.value).sorted()
     }
   }
 }
