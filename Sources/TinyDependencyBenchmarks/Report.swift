@@ -9,10 +9,20 @@ final class Report {
   /// The measurements so far, in the order the table lists them.
   private(set) var results: [Measurement] = []
 
-  /// Creates an empty report for a full run, or a shorter one when `quick` is true.
-  init(quick: Bool) {
+  /// The sections `--only` named, or nil for all of them.
+  private let sections: Set<String>?
+
+  /// Creates an empty report for a full run, or a shorter one when `quick` is true; with
+  /// `only`, just the sections it names run.
+  init(quick: Bool, only: Set<String>? = nil) {
     self.quick = quick
+    self.sections = only
     reads = quick ? 200_000 : 2_000_000
+  }
+
+  /// Whether the section `name` runs (all do without `--only`).
+  func runs(_ name: String) -> Bool {
+    sections?.contains(name) ?? true
   }
 
   /// Records a case's time per operation and prints its `case=… ns_per_op=…` line, with the

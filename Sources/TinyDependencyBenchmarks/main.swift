@@ -1,6 +1,6 @@
 // Measures TinyDependency's read path and scopes against in-process baselines.
 //
-//   swift run -c release TinyDependencyBenchmarks [--quick]
+//   swift run -c release TinyDependencyBenchmarks [--quick] [--only section,…]
 //
 // Prints `case=… ns_per_op=… baseline=… ratio=…` lines, then a table. Machines are noisy:
 // compare ratios within one run, not absolute figures across runs.
@@ -36,19 +36,26 @@ if CommandLine.arguments.contains("--prepare-only") {
   exit(0)
 }
 
-let report = Report(quick: CommandLine.arguments.contains("--quick"))
+// `--only reads,scopes`: just the sections named, for working on them. Section names:
+// baselines, reads, creation, scopes, firstReads, graph, async, threads, memory, builtins,
+// allocations.
+let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
+  index + 1 < CommandLine.arguments.count
+    ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
+}
+let report = Report(quick: CommandLine.arguments.contains("--quick"), only: only)
 
-measureBaselines(report)
+if report.runs("baselines") { measureBaselines(report) }
 // Made after the baselines, as app code makes it; the read and thread cases both read it.
 let rootModel = Model()
-await measureReads(report, rootModel: rootModel)
-measureWrapperCreation(report)
-measureScopes(report)
-measureFirstReads(report)
-measureGraph(report)
-await measureAsyncKeys(report)
-measureThreads(report, rootModel: rootModel)
-measureMemory(report)
-measureBuiltins(report)
-measureAllocations(report)
+if report.runs("reads") { await measureReads(report, rootModel: rootModel) }
+if report.runs("creation") { measureWrapperCreation(report) }
+if report.runs("scopes") { measureScopes(report) }
+if report.runs("firstReads") { measureFirstReads(report) }
+if report.runs("graph") { measureGraph(report) }
+if report.runs("async") { await measureAsyncKeys(report) }
+if report.runs("threads") { measureThreads(report, rootModel: rootModel) }
+if report.runs("memory") { measureMemory(report) }
+if report.runs("builtins") { measureBuiltins(report) }
+if report.runs("allocations") { measureAllocations(report) }
 report.printTable()
