@@ -24,6 +24,11 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// The scope the wrapper was made in; nil for the process root, which adds nothing.
   @usableFromInline
   let capture: CapturedScope?
+  /// `capture`, unretained, for reads: `capture` keeps it alive as long as the wrapper exists,
+  /// and a read through this field retains nothing (retaining a capture is slow: its storage's
+  /// weak reference to it gives it a side table).
+  @usableFromInline
+  let unretainedCapture: Unmanaged<CapturedScope>?
 
   /// Creates a dependency read through a key path value of ``DependencyValues``.
   ///
@@ -61,7 +66,9 @@ public struct Dependency<Value: Sendable>: Sendable {
 
   init(reader: DependencyReader<Value>) {
     self.reader = reader
-    self.capture = DependencyValues.current.captureForWrapper()
+    let capture = DependencyValues.current.captureForWrapper()
+    self.capture = capture
+    self.unretainedCapture = capture.map { Unmanaged.passUnretained($0) }
   }
 
   /// The dependency's value in the current scope.
@@ -73,8 +80,14 @@ public struct Dependency<Value: Sendable>: Sendable {
       }
       // Outside any scope: read the process root straight from its constant, so threads don't
       // contend on its reference count.
-      guard let capture else { return reader.read(DependencyValues.processRoot) }
-      return reader.read(capture.effectiveValues(current: DependencyValues.processRoot))
+      guard let capture = unretainedCapture else {
+        return reader.read(DependencyValues.processRoot)
+      }
+      return reader.read(
+        capture._withUnsafeGuaranteedRef {
+          $0.effectiveValues(current: DependencyValues.processRoot)
+        }
+      )
     }
     return read(in: current)
   }
@@ -82,10 +95,12 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// Reads the value in `current`, combined with the captured scope.
   @inlinable @inline(__always)
   func read(in current: DependencyValues) -> Value {
-    guard let capture, capture.serial != current.storage.serial else {
+    guard let capture = unretainedCapture,
+      capture._withUnsafeGuaranteedRef({ $0.serial }) != current.storage.serial
+    else {
       return reader.read(current)
     }
-    return reader.read(capture.effectiveValues(current: current))
+    return reader.read(capture._withUnsafeGuaranteedRef { $0.effectiveValues(current: current) })
   }
 }
 
