@@ -113,6 +113,43 @@ struct StressTests {
     #expect(scopeStorage == nil)
   }
 
+  @Test func copiesOfAWrapperReadOnManyThreadsWhileOthersAreDropped() {
+    // The wrapper reads its capture unretained: only its copies keep the capture alive.
+    weak var scopeStorage: DependencyStorage?
+    var made: DependencyTests.Greeter? = withDependencies {
+      $0.greeting = "made"
+    } operation: {
+      scopeStorage = DependencyValues.current.storage
+      return DependencyTests.Greeter()
+    }
+    var copies = (0..<8).map { _ in made! }
+    made = nil
+    #expect(Self.readOnThreads(copies) == Array(repeating: 0, count: 8))
+    #expect(scopeStorage != nil)
+    copies = []
+    #expect(scopeStorage == nil)
+  }
+
+  /// Reads each copy on a thread of its own, in a scope of that thread's, 2,000 times; half the
+  /// threads drop their copy midway. Returns the wrong reads per thread.
+  private static func readOnThreads(_ copies: [DependencyTests.Greeter]) -> [Int] {
+    onThreads(copies.count) { thread in
+      var copy: DependencyTests.Greeter? = copies[thread]
+      var mismatches = 0
+      for round in 0..<2_000 {
+        withDependencies {
+          $0.leaf = "leaf \(thread)"
+        } operation: {
+          guard let greeter = copy else { return }
+          if greeter.greeting != "made" { mismatches += 1 }
+          if greeter.leaf != "leaf \(thread)" { mismatches += 1 }
+        }
+        if round == 1_000 && thread.isMultiple(of: 2) { copy = nil }
+      }
+      return mismatches
+    }
+  }
+
   // MARK: - Memory of server-shaped loops
 
   // AddressSanitizer keeps freed memory in quarantine, so resident memory is only measured
