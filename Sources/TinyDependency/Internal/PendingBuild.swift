@@ -29,7 +29,10 @@ final class PendingBuild: @unchecked Sendable {
   var awaiting: PendingBuild?
 
   /// The build whose builder runs in the current task, if any.
-  @TaskLocal static var current: PendingBuild?
+  static var current: PendingBuild? { currentLocal.get() }
+
+  /// The task-local behind ``current``, spelled out rather than with the `@TaskLocal` macro.
+  static let currentLocal = TaskLocal<PendingBuild?>(wrappedValue: nil)
 
   init(key: KeyType, frame: BuildFrame) {
     self.key = key
@@ -43,7 +46,7 @@ final class PendingBuild: @unchecked Sendable {
   ) {
     lock.withLock {
       self.onGiveUp = onGiveUp
-      task = Task { await PendingBuild.$current.withValue(self) { await body() } }
+      task = Task { await PendingBuild.currentLocal.withValue(self) { await body() } }
     }
   }
 
