@@ -172,7 +172,8 @@ func withWatchdog<R>(
   onTimeout: @escaping @Sendable () -> Void,
   _ body: () async throws -> R
 ) async rethrows -> R {
-  let nanoseconds = UInt64(max(0, min(seconds, 1e9)) * 1e9)
+  let clamped: Double = max(0, min(seconds, 1e9))
+  let nanoseconds = UInt64(clamped * 1e9)
   let watchdog = Task {
     do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
     onTimeout()
