@@ -103,8 +103,10 @@ func stopUnprepared<Key: AsyncDependencyKey>(_ key: Key.Type) -> Never {
       syncChain.append(nested)
       frame = nested.parent
     }
+    var cyclePath: [BuildFrame] = loop.map(\.frame)
+    cyclePath.append(contentsOf: syncChain.reversed())
     Diagnostics.stopWithCycle(
-      loop.map(\.frame) + syncChain.reversed(),
+      cyclePath,
       reentering: [Key.self],
       recorder: nil
     )

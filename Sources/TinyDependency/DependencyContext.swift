@@ -159,7 +159,8 @@ package struct ContextDetection: Sendable, Equatable {
     loadsXCTest: () -> Bool = ContextDetection.isXCTestLoaded
   ) -> Bool {
     guard let executable = arguments.first else { return false }
-    let name = executable.split(separator: "/").last.map(String.init) ?? executable
+    let lastComponent: Substring? = executable.split(separator: "/").last
+    let name: String = lastComponent.map { String($0) } ?? executable
     if name.hasSuffix(".xctest") { return true }
     guard platform == .apple else { return false }
     if name == "swiftpm-testing-helper", arguments.dropFirst().first == "--test-bundle-path" {

@@ -88,7 +88,9 @@ extension DependencyGraph {
       let stopped = recorder.waitUntilDone(timeout: traceTimeout, key: traced.type)
       if stopped.stalled { stalled.append(traced) }
       let recorded = recorder.recordedBuilds
-      builds += recorded.builds.map { (KeyType($0.key), $0.reads.map(KeyType.init)) }
+      for build in recorded.builds {
+        builds.append((key: KeyType(build.key), reads: build.reads.map(KeyType.init)))
+      }
       // A value the container already had (an override) built nothing: still a node.
       if !recorded.builds.contains(where: { ObjectIdentifier($0.key) == traced.id }) {
         builds.append((traced, []))

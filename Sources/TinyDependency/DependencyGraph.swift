@@ -212,7 +212,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
   /// Cycles: none
   /// ```
   public var text: String {
-    var lines = [
+    var lines: [String] = [
       "Dependency graph, \(context) context: \(count(nodes.count, "key")), "
         + count(edges.count, "edge")
     ]
@@ -229,7 +229,10 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
       lines.append("Cycles: none")
     } else {
       lines.append("Cycles:")
-      lines += cycles.map { "  " + ($0 + [$0[0]]).map(\.name).joined(separator: " -> ") }
+      for cycle in cycles {
+        let names: [String] = (cycle + [cycle[0]]).map(\.name)
+        lines.append("  " + names.joined(separator: " -> "))
+      }
       if truncated {
         lines.append("  … more cycles not listed: only the first \(Self.cycleLimit) are shown")
       }

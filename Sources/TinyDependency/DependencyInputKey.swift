@@ -68,9 +68,10 @@ extension DependencyValues {
   /// - Parameter keys: The keys to check, such as every key the app registers.
   /// - Returns: The unset inputs, in the order given.
   public func unsetInputs(among keys: [any DependencyKey.Type]) -> [any DependencyKey.Type] {
-    keys.filter { key in
-      key.lifetime == .input && storage.overrides[ObjectIdentifier(key)] == nil
-        && !seesPreparedValue(of: ObjectIdentifier(key))
+    keys.filter { (key: any DependencyKey.Type) -> Bool in
+      let id = ObjectIdentifier(key)
+      guard key.lifetime == .input, storage.overrides[id] == nil else { return false }
+      return !seesPreparedValue(of: id)
     }
   }
 }

@@ -243,7 +243,7 @@ extension DependencyValues {
     let outcome: Result<Key.Value, any Error>
     do {
       outcome = .success(
-        try await DependencyValues.$bound.withValue(values) {
+        try await DependencyValues.boundLocal.withValue(values) {
           try await Key.make(for: context)
         }
       )

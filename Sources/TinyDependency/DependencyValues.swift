@@ -155,7 +155,11 @@ extension DependencyValues {
   /// ``current``. Unbound reads return the root from a global constant, which needs no retain of
   /// a shared object, so reads outside any scope scale across threads.
   @usableFromInline
-  @TaskLocal static var bound: DependencyValues?
+  static var bound: DependencyValues? { boundLocal.get() }
+
+  /// The task-local behind ``bound``. Spelled out rather than `@TaskLocal`, which is a macro:
+  /// expanding it loads the macro plugin in every compile of this module.
+  static let boundLocal = TaskLocal<DependencyValues?>(wrappedValue: nil)
 
   /// The container that dependencies are read from in the current task.
   ///
@@ -181,7 +185,7 @@ extension DependencyValues {
   /// Runs `operation` with `values` bound as ``current``.
   func bind<R>(_ operation: () throws -> R) rethrows -> R {
     storage.freeze()
-    return try Self.$bound.withValue(self, operation: operation)
+    return try Self.boundLocal.withValue(self, operation: operation)
   }
 
   /// Runs `operation` with `values` bound as ``current``.
@@ -190,6 +194,6 @@ extension DependencyValues {
     _ operation: () async throws -> R
   ) async rethrows -> R {
     storage.freeze()
-    return try await Self.$bound.withValue(self, operation: operation, isolation: isolation)
+    return try await Self.boundLocal.withValue(self, operation: operation, isolation: isolation)
   }
 }

@@ -29,7 +29,11 @@ package enum IssueReporter {
 
   /// Whether a test trait is applying its overrides on this task. A key-path write reads the
   /// property first; that read is the trait's, so placeholders that report reads stay quiet.
-  @TaskLocal package static var isApplyingOverrides = false
+  package static var isApplyingOverrides: Bool { applyingOverrides.get() }
+
+  /// The task-local behind ``isApplyingOverrides``, spelled out rather than with the
+  /// `@TaskLocal` macro.
+  package static let applyingOverrides = TaskLocal<Bool>(wrappedValue: false)
 
   /// Reports a problem to the running test, or to standard error outside tests.
   package static func report(

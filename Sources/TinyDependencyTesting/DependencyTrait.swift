@@ -44,7 +44,7 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
     // A key-path write reads the property first: that read is the trait's, not the test's.
     let strictAround = values.reportsLiveFallbacks
     values.reportsLiveFallbacks = false
-    try await IssueReporter.$isApplyingOverrides.withValue(true) { try await update(&values) }
+    try await IssueReporter.applyingOverrides.withValue(true) { try await update(&values) }
     values.reportsLiveFallbacks = strict ?? strictAround
     // Values the traits built with strict mode off (a key-path write reads first) would hide
     // a live fallback from the test: it builds its own.

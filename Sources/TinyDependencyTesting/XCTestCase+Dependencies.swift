@@ -52,7 +52,7 @@ extension XCTestCase {
       : DependencyValues.current
     let strictAround = values.reportsLiveFallbacks
     values.reportsLiveFallbacks = false
-    try IssueReporter.$isApplyingOverrides.withValue(true) { try update(&values) }
+    try IssueReporter.applyingOverrides.withValue(true) { try update(&values) }
     values.reportsLiveFallbacks = strict || strictAround
     // Values `update` built with strict mode off would hide a live fallback from the test.
     if values.reportsLiveFallbacks { values.rebuildValues() }

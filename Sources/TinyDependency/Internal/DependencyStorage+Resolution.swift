@@ -143,7 +143,7 @@ extension DependencyStorage {
     scoped.frame = frame
     let context = self.context
     let box: AnyBox = frame.runAsInnermost {
-      DependencyValues.$bound.withValue(scoped) { Key.boxedValue(for: context) }
+      DependencyValues.boundLocal.withValue(scoped) { Key.boxedValue(for: context) }
     }
     let trace = frame.finish()
     if trace.fellBack && reportsLiveFallbacks && context == .test {

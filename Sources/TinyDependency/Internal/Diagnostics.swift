@@ -10,7 +10,8 @@ enum Diagnostics {
     acrossThreads: Bool = false,
     recorder: TraceRecorder?
   ) -> Never {
-    let keys = path.map(\.keyType) + continuation
+    var keys: [any DependencyKey.Type] = path.map(\.keyType)
+    keys.append(contentsOf: continuation)
     if let recorder {
       path.last?.recordUnfinishedChain()
       recorder.stop(cycle: keys)

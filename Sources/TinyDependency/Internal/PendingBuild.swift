@@ -26,7 +26,10 @@ final class PendingBuild: Sendable {
   private let state = Locked(State())
 
   /// The build whose builder runs in the current task, if any.
-  @TaskLocal static var current: PendingBuild?
+  static var current: PendingBuild? { currentLocal.get() }
+
+  /// The task-local behind ``current``, spelled out rather than with the `@TaskLocal` macro.
+  static let currentLocal = TaskLocal<PendingBuild?>(wrappedValue: nil)
 
   init(key: KeyType, frame: BuildFrame) {
     self.key = key
@@ -40,7 +43,7 @@ final class PendingBuild: Sendable {
   ) {
     state.withLock { state in
       state.onGiveUp = onGiveUp
-      state.task = Task { await PendingBuild.$current.withValue(self) { await body() } }
+      state.task = Task { await PendingBuild.currentLocal.withValue(self) { await body() } }
     }
   }
 
@@ -162,7 +165,8 @@ func withWatchdog<R>(
   onTimeout: @escaping @Sendable () -> Void,
   _ body: () async throws -> R
 ) async rethrows -> R {
-  let nanoseconds = UInt64(max(0, min(seconds, 1e9)) * 1e9)
+  let clamped: Double = max(0, min(seconds, 1e9))
+  let nanoseconds = UInt64(clamped * 1e9)
   let watchdog = Task {
     do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
     onTimeout()
