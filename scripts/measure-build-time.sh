@@ -59,37 +59,16 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 EOF
-cat >"$work/Consumer/Sources/Consumer/main.swift" <<'EOF'
-import TinyDependency
-
-protocol Logger: Sendable {
-  func log(_ message: String)
+# The quick start's first code block, taken from README.md so that it is the one users copy,
+# then a use of it.
+awk '/^## Quick start/ { inside = 1 } inside && /^```swift/ { copying = 1; next }
+  copying && /^```/ { exit } copying { print }' "$repo/README.md" \
+  >"$work/Consumer/Sources/Consumer/main.swift"
+grep -q '@Dependency' "$work/Consumer/Sources/Consumer/main.swift" || {
+  echo "error: no quick start found in $repo/README.md" >&2
+  exit 1
 }
-
-struct PrintLogger: Logger {
-  var prefix = ""
-  func log(_ message: String) { print(prefix + message) }
-}
-
-private enum LoggerKey: DependencyKey {
-  static let defaultValue: any Logger = PrintLogger()
-  static let testValue: any Logger = PrintLogger(prefix: "[test] ")
-}
-
-extension DependencyValues {
-  var logger: any Logger {
-    get { self[LoggerKey.self] }
-    set { self[LoggerKey.self] = newValue }
-  }
-}
-
-final class Checkout {
-  @Dependency(\.logger) var logger
-
-  func pay(cents: Int) {
-    logger.log("charged \(cents) cents")
-  }
-}
+cat >>"$work/Consumer/Sources/Consumer/main.swift" <<'EOF'
 
 Checkout().pay(cents: 499)
 
