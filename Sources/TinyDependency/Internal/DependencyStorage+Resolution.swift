@@ -20,8 +20,23 @@ enum Resolution {
     switch state.entries[id] {
     case .built(let built)?: return .reuse(built)
     case .building(let builder)?: return .wait(builder)
-    case nil: return state.retired.ids.contains(id) ? .shutDown : .lookAbove
+    case nil:
+      return !state.retired.ids.isEmpty && state.retired.ids.contains(id) ? .shutDown : .lookAbove
     }
+  }
+
+  /// The first step of a read in a storage with no scope around it to ask: a missing value is
+  /// claimed at once, in the same lock, where `look` would send the read to `lookAbove`.
+  static func lookOrClaim(
+    _ state: inout StorageState,
+    for id: ObjectIdentifier,
+    frame: @autoclosure () -> BuildFrame
+  ) -> Action {
+    let action = look(&state, for: id)
+    guard case .lookAbove = action else { return action }
+    let frame = frame()
+    state.entries[id] = .building(frame)
+    return .build(frame)
   }
 
   /// After the scopes around found nothing to share: claims the build, unless another thread
@@ -56,7 +71,15 @@ extension DependencyStorage {
       values.frame?.record(Key.self, inputs: trace.inputs, hold: trace.hold)
       return box.unbox(as: Key.Value.self)
     }
-    var action = state.withLock { Resolution.look(&$0, for: id) }
+    // With no scope around to ask (`lookAbove` would answer "build here"), the first look
+    // claims the build: one lock and one lookup fewer on every first read of a root.
+    let claimsAtOnce = parent == nil || choosesContext
+    var action = state.withLock { state in
+      claimsAtOnce
+        ? Resolution.lookOrClaim(
+          &state, for: id, frame: makeFrame(for: Key.self, reader: values.frame))
+        : Resolution.look(&state, for: id)
+    }
     while true {
       switch action {
       case .reuse(let built):

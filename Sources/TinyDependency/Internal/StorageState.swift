@@ -10,7 +10,7 @@ struct StorageState: DefaultInitializable {
     /// Set once the storage is shared or read from: nothing changes it in place after that.
     var isFrozen = false
   #endif
-  var entries: [ObjectIdentifier: Entry] = [:]
+  var entries = EntryTable<Entry>()
   /// `overrides` with its layers moved into the trie, once a derived storage asked for it.
   var flattenedOverrides: PersistentMap?
   /// The capture shared by wrappers made here outside builds; it keeps this storage alive, so

@@ -2,7 +2,7 @@ import Testing
 
 @testable import TinyDependency
 
-@Suite("The persistent map behind overrides, and the index of built values")
+@Suite("The persistent map behind overrides, the index of built values, and the entry table")
 struct PersistentMapTests {
   /// Distinct object identities to use as keys.
   final class Token {}
@@ -71,5 +71,28 @@ struct PersistentMapTests {
       return wrong
     }
     #expect(results == [0, 0, 0])
+  }
+
+  @Test func entryTableHashesAlignedIdentitiesIntoDistinctBuckets() {
+    // Key identities are metadata addresses: aligned, so their low bits are all zero. The
+    // dictionary picks buckets from the low bits of the hash.
+    let ids = (1...4_096).map { KeyID(ObjectIdentifier(bitPattern: UInt($0) << 8)) }
+    let buckets = Set(ids.map { $0._rawHashValue(seed: 0) & 4_095 })
+    #expect(buckets.count > 2_400)
+    #expect(ids[0]._rawHashValue(seed: 0) != ids[0]._rawHashValue(seed: 1))
+  }
+
+  @Test func entryTableKeepsEveryEntryLikeADictionary() {
+    let tokens = (0..<2_000).map { _ in Token() }
+    var table = EntryTable<Int>()
+    var reference: [ObjectIdentifier: Int] = [:]
+    for step in 0..<6_000 {
+      let key = ObjectIdentifier(tokens[(step &* 7_919) % tokens.count])
+      let value: Int? = step % 5 == 0 ? nil : step
+      table[key] = value
+      reference[key] = value
+    }
+    #expect(tokens.allSatisfy { table[ObjectIdentifier($0)] == reference[ObjectIdentifier($0)] })
+    #expect(table.values.sorted() == reference.values.sorted())
   }
 }
