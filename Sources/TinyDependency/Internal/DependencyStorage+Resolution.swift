@@ -77,7 +77,10 @@ extension DependencyStorage {
     var action = state.withLock { state in
       claimsAtOnce
         ? Resolution.lookOrClaim(
-          &state, for: id, frame: makeFrame(for: Key.self, reader: values.frame))
+          &state,
+          for: id,
+          frame: makeFrame(for: Key.self, reader: values.frame)
+        )
         : Resolution.look(&state, for: id)
     }
     while true {

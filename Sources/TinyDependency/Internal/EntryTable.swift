@@ -26,7 +26,8 @@ struct KeyID: Hashable {
   /// Dictionary buckets come from the low bits: the product's high half, which every bit of the
   /// address reaches, is folded into them.
   func _rawHashValue(seed: Int) -> Int {
-    let product = (UInt64(UInt(bitPattern: id)) ^ UInt64(UInt(bitPattern: seed)))
+    let product =
+      (UInt64(UInt(bitPattern: id)) ^ UInt64(UInt(bitPattern: seed)))
       &* 0x9E37_79B9_7F4A_7C15
     return Int(truncatingIfNeeded: product ^ (product >> 32))
   }
