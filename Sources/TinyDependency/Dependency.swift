@@ -19,8 +19,10 @@
 /// No dictionaries are merged on a read.
 @propertyWrapper
 public struct Dependency<Value: Sendable>: Sendable {
+  /// Reads the value from a container: the registered property's getter, or a key path or key
+  /// applied to the container. One function for every form, so a read follows no enum.
   @usableFromInline
-  let reader: DependencyReader<Value>
+  let reader: @Sendable (DependencyValues) -> Value
   /// The scope the wrapper was made in; nil for the process root, which adds nothing.
   @usableFromInline
   let capture: CapturedScope?
@@ -33,12 +35,16 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// Creates a dependency read through a key path value of ``DependencyValues``.
   ///
   /// `@Dependency(\.logger)` with a literal picks the faster function form instead; this
-  /// initializer serves key paths held in variables.
+  /// initializer serves key paths held in variables. It allocates once, when the wrapper is
+  /// made, for the function that applies the key path.
   ///
   /// - Parameter keyPath: The registered property, such as `\.logger`.
   @_disfavoredOverload
   public init(_ keyPath: KeyPath<DependencyValues, Value>) {
-    self.init(reader: .keyPath(keyPath))
+    // `nonisolated(unsafe)`: a key path is immutable once formed, and this one names a computed
+    // property of `DependencyValues`, which is `Sendable`; `KeyPath` is not marked `Sendable`.
+    nonisolated(unsafe) let keyPath = keyPath
+    self.init(reader: { $0[keyPath: keyPath] })
   }
 
   /// Creates a dependency read through a function of the container.
@@ -50,7 +56,7 @@ public struct Dependency<Value: Sendable>: Sendable {
   ///
   /// - Parameter getter: Reads the dependency from a container, such as `{ $0.logger }`.
   public init(_ getter: @escaping @Sendable (DependencyValues) -> Value) {
-    self.init(reader: .function(getter))
+    self.init(reader: getter)
   }
 
   /// Creates a dependency read directly by its key type.
@@ -61,10 +67,10 @@ public struct Dependency<Value: Sendable>: Sendable {
   ///
   /// - Parameter key: The key type.
   public init<Key: DependencyKey>(_ key: Key.Type) where Key.Value == Value {
-    self.init(reader: .key(TypedKeyReader<Key>()))
+    self.init(reader: { $0[Key.self] })
   }
 
-  init(reader: DependencyReader<Value>) {
+  init(reader: @escaping @Sendable (DependencyValues) -> Value) {
     self.reader = reader
     let capture = DependencyValues.current.captureForWrapper()
     self.capture = capture
@@ -81,9 +87,9 @@ public struct Dependency<Value: Sendable>: Sendable {
       // Outside any scope: read the process root straight from its constant, so threads don't
       // contend on its reference count.
       guard let capture = unretainedCapture else {
-        return reader.read(DependencyValues.processRoot)
+        return reader(DependencyValues.processRoot)
       }
-      return reader.read(
+      return reader(
         capture._withUnsafeGuaranteedRef {
           $0.effectiveValues(current: DependencyValues.processRoot)
         }
@@ -98,46 +104,9 @@ public struct Dependency<Value: Sendable>: Sendable {
     guard let capture = unretainedCapture,
       capture._withUnsafeGuaranteedRef({ $0.serial }) != current.storage.serial
     else {
-      return reader.read(current)
+      return reader(current)
     }
-    return reader.read(capture._withUnsafeGuaranteedRef { $0.effectiveValues(current: current) })
-  }
-}
-
-/// How a ``Dependency`` reads its value from a container.
-///
-/// `@unchecked Sendable`: the key paths it holds name computed properties of
-/// ``DependencyValues``; a key path is immutable once formed and is only applied here.
-@usableFromInline
-enum DependencyReader<Value: Sendable>: @unchecked Sendable {
-  case function(@Sendable (DependencyValues) -> Value)
-  case keyPath(KeyPath<DependencyValues, Value>)
-  case key(KeyReader<Value>)
-
-  @inlinable @inline(__always)
-  func read(_ values: DependencyValues) -> Value {
-    switch self {
-    case .function(let getter): getter(values)
-    case .keyPath(let keyPath): values[keyPath: keyPath]
-    case .key(let reader): reader.read(values)
-    }
-  }
-}
-
-/// Reads one key's value from a container; the key type is a generic parameter, not a capture.
-///
-/// `@unchecked Sendable`: it has no state.
-@usableFromInline
-class KeyReader<Value: Sendable>: @unchecked Sendable {
-  @usableFromInline
-  func read(_ values: DependencyValues) -> Value {
-    fatalError("KeyReader.read is abstract")
-  }
-}
-
-final class TypedKeyReader<Key: DependencyKey>: KeyReader<Key.Value>, @unchecked Sendable {
-  override func read(_ values: DependencyValues) -> Key.Value {
-    values[Key.self]
+    return reader(capture._withUnsafeGuaranteedRef { $0.effectiveValues(current: current) })
   }
 }
 

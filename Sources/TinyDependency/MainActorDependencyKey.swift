@@ -99,7 +99,7 @@ extension Dependency {
   /// - Parameter key: The key type.
   @MainActor
   public init<Key: MainActorDependencyKey>(_ key: Key.Type) where Key.Value == Value {
-    self.init(reader: .key(MainActorKeyReader<Key>()))
+    self.init(reader: { readOnMainActor(Key.self, from: $0) })
   }
 }
 
@@ -120,15 +120,14 @@ enum MainActorKey<Key: MainActorDependencyKey>: DependencyKey {
 }
 
 /// Reads a main-actor key for a ``Dependency``: on the main actor, or not at all.
-final class MainActorKeyReader<Key: MainActorDependencyKey>: KeyReader<Key.Value>,
-  @unchecked Sendable
-{
-  override func read(_ values: DependencyValues) -> Key.Value {
-    guard MainActorCheck.isOnMainActor() else {
-      stopOffMainActor(Key.self, context: values.context)
-    }
-    return MainActorCheck.run { values[Key.self] }
+private func readOnMainActor<Key: MainActorDependencyKey>(
+  _ key: Key.Type,
+  from values: DependencyValues
+) -> Key.Value {
+  guard MainActorCheck.isOnMainActor() else {
+    stopOffMainActor(Key.self, context: values.context)
   }
+  return MainActorCheck.run { values[Key.self] }
 }
 
 /// Stops because main-actor code would run off the main actor.
