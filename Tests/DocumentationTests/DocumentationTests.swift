@@ -78,9 +78,19 @@ struct DocumentationTests {
   /// to main-actor isolation (built by DefaultMainActorIsolationTests).
   static let mainActorApp = "../Fixtures/MainActorApp/Sources/App/App.swift"
 
+  /// The compiled copies of Examples.md's blocks, in the order of its sections.
+  static let guideExamples = [
+    "GuideExamples+Services.swift",
+    "GuideExamples+Containers.swift",
+    "ExampleAppValidation.swift",
+    "GuideExamples+Lifecycle.swift",
+    mainActorApp,
+    "GuideExamples+Builtins.swift",
+  ]
+
   @Test(arguments: [
     ("README.md", ["ReadmeExamples.swift", mainActorApp]),
-    ("Examples.md", ["GuideExamples.swift", "ExampleAppValidation.swift", mainActorApp]),
+    ("Examples.md", guideExamples),
   ])
   func everyCodeBlockIsCompiled(markdown: String, compiled: [String]) throws {
     let blocks = try Self.codeBlocks(in: markdown)
