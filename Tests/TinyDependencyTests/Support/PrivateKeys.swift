@@ -1,6 +1,7 @@
 import TinyDependency
 
-/// A private key named like one in DependencyGraphTests.swift: the two differ only by file.
+/// A private key named like one in DependencyGraphTests+Rendering.swift: the two differ only by
+/// file.
 private enum SettingsKey: DependencyKey {
   static let defaultValue = "settings of the support files"
 }
