@@ -6,7 +6,7 @@ import TinyDependency
 import TinyDependencyBuiltins
 import TinyDependencyTesting
 
-// MARK: - 11. Built-in dependencies
+// MARK: - 13. Built-in dependencies
 
 /// Saves a draft one second after the last edit.
 actor DraftSaver {

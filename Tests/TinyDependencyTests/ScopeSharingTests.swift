@@ -1,4 +1,3 @@
-import Dispatch
 import Testing
 
 @testable import TinyDependency
