@@ -68,7 +68,7 @@ public struct DependencyValues: Sendable {
       return resolve(key, id: id)
     }
     set {
-      setOverride(Box(newValue), for: ObjectIdentifier(key))
+      setOverride(linking: Box(newValue), for: ObjectIdentifier(key))
       noteOverride(key)
     }
   }
@@ -91,10 +91,18 @@ public struct DependencyValues: Sendable {
     storage.testScope?.noteOverride(key)
   }
 
-  @usableFromInline
+  /// Overrides `id` with a copy of `box`, which may be shared.
   mutating func setOverride(_ box: AnyBox, for id: ObjectIdentifier) {
     prepareToMutate()
     storage.setOverride(box, for: id)
+  }
+
+  /// Overrides `id` with `box`, made by the caller for this call alone: the box becomes a layer
+  /// of the overrides (see ``PersistentMap/set(_:linking:)``).
+  @usableFromInline
+  mutating func setOverride(linking box: AnyBox, for id: ObjectIdentifier) {
+    prepareToMutate()
+    storage.setOverride(linking: box, for: id)
   }
 
   /// The context this container builds values for.

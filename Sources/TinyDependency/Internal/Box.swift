@@ -3,12 +3,31 @@
 /// Values are stored boxed so that a read can use `unsafeDowncast` instead of a dynamic cast:
 /// a key's `ObjectIdentifier` always maps to a `Box<Key.Value>`.
 ///
-/// `@unchecked Sendable`: the box has no state of its own; its subclass holds one `let` of a
-/// `Sendable` type.
+/// A box set as an override is also a layer of its ``PersistentMap``: the map links it to the
+/// layer below through `layerKey` and `layerNext`, so setting a key allocates the box alone, not
+/// a box and a layer (`allocations.scope.entry`: 3 allocations before, 2 after; 2,694
+/// instructions a scope entry before, 2,415 after). Built values carry the two unused fields: 16
+/// bytes each (`memory.firstRead`: 144 bytes a key before, 160 after).
+///
+/// `@unchecked Sendable`: the value is a `let` of a `Sendable` type; `layerKey` and `layerNext`
+/// are written once, by the map that links the box, before that map is shared or read (see
+/// ``PersistentMap/set(_:linking:)``), and never after.
 @usableFromInline
 class AnyBox: @unchecked Sendable {
+  /// The key this box is set under, as a layer of a map; 0 while the box is no layer.
+  @usableFromInline @exclusivity(unchecked)
+  var layerKey: UInt = 0
+  /// The layer below this one in its map, if any.
+  @usableFromInline @exclusivity(unchecked)
+  var layerNext: AnyBox?
+
   @usableFromInline
   init() {}
+
+  /// A new box with the same value, not linked into any map.
+  func copied() -> AnyBox {
+    fatalError("AnyBox.copied() is abstract: only a Box<Value> is set in a map")
+  }
 }
 
 /// A box holding a value of one key's `Value` type.
@@ -21,6 +40,8 @@ final class Box<Value: Sendable>: AnyBox, @unchecked Sendable {
   init(_ value: Value) {
     self.value = value
   }
+
+  override func copied() -> AnyBox { Box(value) }
 }
 
 extension AnyBox {

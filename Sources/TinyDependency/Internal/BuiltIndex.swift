@@ -175,13 +175,15 @@ extension ObjectIdentifier {
   ///
   /// `@unchecked Sendable`: the map is only touched with its lock held.
   class BuiltIndex: @unchecked Sendable {
-    private let map: Locked<PersistentMap>?
+    /// The boxes by key. A built box is never linked into a map (see ``AnyBox``), so the index
+    /// keeps them in a dictionary of its own.
+    private let boxes: Locked<[KeyID: AnyBox]>?
 
     /// A locked index.
-    init() { map = Locked(PersistentMap()) }
+    init() { boxes = Locked([:]) }
 
     /// For the lock-free subclass, which needs no lock.
-    fileprivate init(lockFree: Void) { map = nil }
+    fileprivate init(lockFree: Void) { boxes = nil }
 
     /// The lock-free index where the system has atomics, else a locked one.
     static func make() -> BuiltIndex {
@@ -195,27 +197,17 @@ extension ObjectIdentifier {
 
     /// The box built for `id`, unretained: the storage keeps every box it built alive.
     func box(for id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
-      map!.withLock { map in
-        map.unmanagedBox(for: id).flatMap { Self.isRemoved($0) ? nil : $0 }
-      }
+      boxes!.withLock { boxes in boxes[KeyID(id)].map { Unmanaged.passUnretained($0) } }
     }
 
     /// Adds a box; callers serialize inserts and keep `box` alive as long as this index.
     func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
-      map!.withLock { $0.set(id, box) }
+      boxes!.withLock { $0[KeyID(id)] = box }
     }
-
-    /// Stands for a removed box, since the map has no removal.
-    private static let removed = AnyBox()
 
     /// Removes a box; the caller keeps it alive for readers that already found it.
     func remove(_ id: ObjectIdentifier) {
-      map!.withLock { $0.set(id, Self.removed) }
-    }
-
-    /// Whether `box` stands for a removed one.
-    static func isRemoved(_ box: Unmanaged<AnyBox>) -> Bool {
-      box.toOpaque() == Unmanaged.passUnretained(removed).toOpaque()
+      boxes!.withLock { $0[KeyID(id)] = nil }
     }
   }
 

@@ -197,9 +197,15 @@ final class DependencyStorage: @unchecked Sendable {
     }
   }
 
+  /// Overrides `key` with a copy of `box`, which may be shared.
   func setOverride(_ box: AnyBox, for key: ObjectIdentifier) {
+    setOverride(linking: box.copied(), for: key)
+  }
+
+  /// Overrides `key` with `box`, which nothing else refers to yet.
+  func setOverride(linking box: AnyBox, for key: ObjectIdentifier) {
     checkNotFrozen()
-    overrides.set(key, box)
+    overrides.set(key, linking: box)
     changedKeys.insert(key)
     skipOverwrittenParents()
   }

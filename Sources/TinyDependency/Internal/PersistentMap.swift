@@ -1,18 +1,22 @@
 /// An immutable hash map from key types to boxed values, with structural sharing.
 ///
-/// Two parts. The newest entries sit in a short linked list of one-entry layers, so setting a
-/// key (what entering a scope does) allocates one small object whatever the map holds. When
-/// the list reaches ``maximumLayers``, its entries move into a hash array mapped trie: each trie
-/// node holds up to 32 slots selected by 5 bits of the key's hash, and an insertion copies only
-/// the nodes on its path. A lookup scans at most ``maximumLayers`` layers, then one trie node
-/// per 32× more entries. The hash multiplies the key's address by an odd constant, a bijection
-/// on 64-bit values, so two keys never share a full hash and no collision buckets are needed.
+/// Two parts. The newest entries are boxes linked into a short list (each box is its own layer,
+/// see ``AnyBox``), so setting a key (what entering a scope does) allocates nothing but the box
+/// whatever the map holds. When the list reaches ``maximumLayers``, its entries move into a hash
+/// array mapped trie: each trie node holds up to 32 slots selected by 5 bits of the key's hash,
+/// and an insertion copies only the nodes on its path. A lookup scans at most ``maximumLayers``
+/// layers, then one trie node per 32× more entries. The hash multiplies the key's address by an
+/// odd constant, a bijection on 64-bit values, so two keys never share a full hash and no
+/// collision buckets are needed.
 @usableFromInline
 struct PersistentMap: Sendable {
   @usableFromInline
   var root: PersistentMapNode?
+  /// The newest layer: a box linked to the ones set before it.
   @usableFromInline
-  var top: PersistentMapLayer?
+  var top: AnyBox?
+  /// The number of layers above the trie.
+  private(set) var layerCount = 0
 
   /// How many layers may stack up before they move into the trie.
   static let maximumLayers = 8
@@ -37,12 +41,13 @@ struct PersistentMap: Sendable {
   func unmanagedBox(for key: ObjectIdentifier) -> Unmanaged<AnyBox>? {
     if let top {
       var layer = Unmanaged.passUnretained(top)
+      let bits = UInt(bitPattern: key)
       while true {
-        let found: Unmanaged<AnyBox>? = layer._withUnsafeGuaranteedRef {
-          $0.key == key ? Unmanaged.passUnretained($0.box) : nil
+        let (found, next): (Bool, Unmanaged<AnyBox>?) = layer._withUnsafeGuaranteedRef {
+          ($0.layerKey == bits, $0.layerNext.map { Unmanaged.passUnretained($0) })
         }
-        if let found { return found }
-        guard let next = layer._withUnsafeGuaranteedRef({ $0.unmanagedNext }) else { break }
+        if found { return layer }
+        guard let next else { break }
         layer = next
       }
     }
@@ -63,12 +68,23 @@ struct PersistentMap: Sendable {
     }
   }
 
-  /// Sets `value` for `key` without changing any map that shares storage with this one.
+  /// Sets `value` for `key` without changing any map that shares storage with this one. The map
+  /// links a copy of `value`, which may be shared: a box is linked into one map only.
   mutating func set(_ key: ObjectIdentifier, _ value: AnyBox) {
-    if (top?.depth ?? 0) >= Self.maximumLayers {
+    set(key, linking: value.copied())
+  }
+
+  /// Sets `box`, made for this call and seen by nothing else yet, for `key`: the box becomes the
+  /// map's new layer.
+  mutating func set(_ key: ObjectIdentifier, linking box: AnyBox) {
+    precondition(box.layerKey == 0, "PersistentMap: a box linked into a second map")
+    if layerCount >= Self.maximumLayers {
       self = flattened()
     }
-    top = PersistentMapLayer(key: key, box: value, next: top)
+    box.layerKey = UInt(bitPattern: key)
+    box.layerNext = top
+    top = box
+    layerCount += 1
     checkInvariants()
   }
 
@@ -77,6 +93,14 @@ struct PersistentMap: Sendable {
   func checkInvariants() {
     #if TINY_DEPENDENCY_INTERNAL_CHECKS
       precondition(layerCount <= Self.maximumLayers, "PersistentMap: \(layerCount) layers")
+      var linked = 0
+      var layer = top
+      while let current = layer {
+        precondition(current.layerKey != 0, "PersistentMap: a layer with no key")
+        linked += 1
+        layer = current.layerNext
+      }
+      precondition(linked == layerCount, "PersistentMap: \(linked) layers, \(layerCount) counted")
       root?.checkInvariants()
       for key in keys {
         precondition(self[key] != nil, "PersistentMap: a key its lookup does not find")
@@ -84,23 +108,21 @@ struct PersistentMap: Sendable {
     #endif
   }
 
-  /// The number of layers above the trie.
-  var layerCount: Int { top?.depth ?? 0 }
-
   /// How many layers a storage passes on as they are to the storages derived from it.
   static let sharedLayers = 2
 
   /// The same map with every layer moved into the trie.
   func flattened() -> PersistentMap {
-    var layers: [PersistentMapLayer] = []
+    var layers: [AnyBox] = []
     var layer = top
     while let current = layer {
       layers.append(current)
-      layer = current.next
+      layer = current.layerNext
     }
     var node = root ?? PersistentMapNode.empty
     for layer in layers.reversed() {
-      node = node.inserting(layer.key, layer.box, hash: Self.hash(layer.key), shift: 0).node
+      let key = ObjectIdentifier(bitPattern: layer.layerKey)
+      node = node.inserting(key, layer, hash: Self.hash(key), shift: 0).node
     }
     var result = PersistentMap()
     result.root = node
@@ -113,8 +135,8 @@ struct PersistentMap: Sendable {
     var result: Set<ObjectIdentifier> = []
     var layer = top
     while let current = layer {
-      result.insert(current.key)
-      layer = current.next
+      result.insert(ObjectIdentifier(bitPattern: current.layerKey))
+      layer = current.layerNext
     }
     var trieKeys: [ObjectIdentifier] = []
     root?.collectKeys(into: &trieKeys)
@@ -124,30 +146,6 @@ struct PersistentMap: Sendable {
 
   /// The number of keys in the map.
   var count: Int { keys.count }
-}
-
-/// One entry set on top of a ``PersistentMap``'s trie, and the layers set before it.
-@usableFromInline
-final class PersistentMapLayer: Sendable {
-  @usableFromInline
-  let key: ObjectIdentifier
-  @usableFromInline
-  let box: AnyBox
-  @usableFromInline
-  let next: PersistentMapLayer?
-  let depth: Int
-
-  @usableFromInline
-  var unmanagedNext: Unmanaged<PersistentMapLayer>? {
-    next.map { Unmanaged.passUnretained($0) }
-  }
-
-  init(key: ObjectIdentifier, box: AnyBox, next: PersistentMapLayer?) {
-    self.key = key
-    self.box = box
-    self.next = next
-    self.depth = (next?.depth ?? 0) + 1
-  }
 }
 
 /// One node of a ``PersistentMap``: a 32-bit occupancy bitmap and the occupied slots in order.

@@ -95,4 +95,60 @@ struct PersistentMapTests {
     #expect(tokens.allSatisfy { table[ObjectIdentifier($0)] == reference[ObjectIdentifier($0)] })
     #expect(table.values.sorted() == reference.values.sorted())
   }
+
+  @Test func aBoxSetAsAnOverrideIsTheMapsLayerAndSharedBoxesAreCopied() {
+    let tokens = (Token(), Token())
+    let first = ObjectIdentifier(tokens.0)
+    let second = ObjectIdentifier(tokens.1)
+    var map = PersistentMap()
+    let fresh = Box(1)
+    map.set(first, linking: fresh)
+    map.set(second, Box(2))
+    #expect(map[first] === fresh)
+    #expect(map.layerCount == 2)
+
+    // A box that one map links is copied into another, which leaves the first map intact.
+    var other = PersistentMap()
+    other.set(second, Box(20))
+    other.set(first, map[first]!)
+    #expect(other[first] !== fresh)
+    #expect(other[first]?.unbox(as: Int.self) == 1)
+    #expect(other[second]?.unbox(as: Int.self) == 20)
+    #expect(map[first] === fresh)
+    #expect(map[second]?.unbox(as: Int.self) == 2)
+    #expect(Set(map.keys) == [first, second])
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test func layersMoveIntoTheTrieAndKeepTheirValues() {
+    let tokens = (0..<40).map { _ in Token() }
+    var map = PersistentMap()
+    var snapshots: [PersistentMap] = []
+    for (step, token) in tokens.enumerated() {
+      map.set(ObjectIdentifier(token), linking: Box(step))
+      #expect(map.layerCount <= PersistentMap.maximumLayers)
+      snapshots.append(map)
+    }
+    for (step, snapshot) in snapshots.enumerated() {
+      #expect(snapshot.count == step + 1)
+      #expect(snapshot[ObjectIdentifier(tokens[step])]?.unbox(as: Int.self) == step)
+    }
+    let flattened = map.flattened()
+    #expect(flattened.layerCount == 0)
+    #expect(
+      tokens.indices.allSatisfy {
+        flattened[ObjectIdentifier(tokens[$0])]?.unbox(as: Int.self) == $0
+      }
+    )
+  }
+
+  @Test func linkingABoxIntoASecondMapStops() async {
+    await #expect(processExitsWith: .failure) {
+      let box = Box(1)
+      var first = PersistentMap()
+      first.set(ObjectIdentifier(Token()), linking: box)
+      var second = PersistentMap()
+      second.set(ObjectIdentifier(Token()), linking: box)
+    }
+  }
 }
