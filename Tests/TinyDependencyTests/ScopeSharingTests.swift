@@ -172,8 +172,10 @@ struct ScopeSharingTests {
 
   // MARK: - Concurrent sibling scopes
 
+  /// Siblings that start together all find nothing above, and race to announce the build there:
+  /// the ones that lose wait for the winner instead of building their own.
   @Test func concurrentSiblingScopesShareOneBuildOfAValueTheyDoNotChange() {
-    for round in 0..<5 {
+    for round in 0..<20 {
       let app = DependencyValues(context: .default)
       let pools = onThreads(8) { index in
         var request = app

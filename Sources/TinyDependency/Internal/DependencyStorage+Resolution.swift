@@ -83,6 +83,8 @@ extension DependencyStorage {
         )
         : Resolution.look(&state, for: id)
     }
+    // How often a claim was given back because a sibling reached the scope above first.
+    var lateLooks = 0
     while true {
       switch action {
       case .reuse(let built):
@@ -108,7 +110,19 @@ extension DependencyStorage {
             Resolution.claim(&$0, for: id, frame: makeFrame(for: Key.self, reader: values.frame))
           }
           if case .build(let frame) = action {
-            let marked = highest?.mark(id, buildingBy: frame) == true ? highest : nil
+            var marked: DependencyStorage?
+            if let highest {
+              if highest.mark(id, buildingBy: frame) {
+                marked = highest
+              } else if lateLooks < Self.lateLookLimit {
+                // A sibling scope's build or value reached `highest` after `lookAbove` looked:
+                // give the claim back and look again, to wait for it or share it.
+                lateLooks += 1
+                withdrawClaim(of: id, by: frame)
+                action = .lookAbove
+                continue
+              }
+            }
             let built = finishBuild(Key.self, id: id, frame: frame, marked: marked, in: values)
             action = .reuse(built)
           }
@@ -121,6 +135,21 @@ extension DependencyStorage {
         stopReadAfterShutdown(Key.self, context: context)
       }
     }
+  }
+
+  /// How often a read looks above again after a sibling scope announced the same build first.
+  /// Past it, the entry found there is one this scope can't use, and it builds its own.
+  private static var lateLookLimit: Int { 4 }
+
+  /// Gives back this storage's claim on `id`, made by `frame` and not yet built: threads that
+  /// wait on it look again.
+  private func withdrawClaim(of id: ObjectIdentifier, by frame: BuildFrame) {
+    state.withLock { state in
+      if case .building(let builder)? = state.entries[id], builder === frame {
+        state.entries[id] = nil
+      }
+    }
+    state.broadcast()
   }
 
   private func makeFrame<Key: DependencyKey>(
