@@ -184,15 +184,13 @@ extension DependencyValues {
       case .built(let existing):
         built = existing
       case .pending(let pending, let isNew):
-        if isNew {
-          startBuild(pending, in: lifecycle)
-        } else if pending.isAbandoned {
+        if !isNew && pending.isAbandoned {
           // Everyone who wanted it gave up: let it end, then look again.
           _ = try? await pending.value()
           try Task.checkCancellation()
           continue
         }
-        built = try await awaitBuild(pending)
+        built = try await awaitBuild(pending, starting: isNew ? lifecycle : nil)
       }
       frame?.record(key.type, inputs: built.inputs)
       return built
@@ -200,9 +198,17 @@ extension DependencyValues {
   }
 
   /// Waits for `pending`, first checking that the build this task runs is not awaited by it,
-  /// directly or through other builds: that wait could never end.
-  private func awaitBuild(_ pending: PendingBuild) async throws -> BuiltValue {
-    guard let waiter = PendingBuild.current else { return try await pending.value() }
+  /// directly or through other builds: that wait could never end. A new build is started in
+  /// `lifecycle` only once this task is noted as awaiting it, so that a read of this task's own
+  /// key, anywhere in that build, finds the loop from its first instruction on.
+  private func awaitBuild(
+    _ pending: PendingBuild,
+    starting lifecycle: Lifecycle?
+  ) async throws -> BuiltValue {
+    guard let waiter = PendingBuild.current else {
+      if let lifecycle { startBuild(pending, in: lifecycle) }
+      return try await pending.value()
+    }
     if let loop = AwaitingBuilds.begin(waiter, awaiting: pending) {
       Diagnostics.stopWithCycle(
         loop.dropLast().map(\.frame),
@@ -211,6 +217,7 @@ extension DependencyValues {
       )
     }
     defer { AwaitingBuilds.end(waiter) }
+    if let lifecycle { startBuild(pending, in: lifecycle) }
     return try await pending.value()
   }
 
