@@ -188,6 +188,27 @@ struct ScopeSharingTests {
     }
   }
 
+  /// The root's value read another request ID, so the request builds its own: its child scopes,
+  /// reading it together, wait for one build kept in the request, not one build each.
+  @Test func siblingsBelowAScopeThatChangedAnInputShareOneBuildThere() {
+    for round in 0..<5 {
+      let app = DependencyValues(context: .default)
+      #expect(app[SlowRequestEchoKey.self].name == "slow echo none")
+      var changed = app
+      changed.requestID = "r\(round)"
+      let request = changed
+      let echoes = onThreads(4) { index in
+        var child = request
+        child.greeting = "child \(index)"
+        return child[SlowRequestEchoKey.self]
+      }
+      #expect(echoes.allSatisfy { $0.name == "slow echo r\(round)" })
+      #expect(Set(echoes.map(ObjectIdentifier.init)).count == 1, "round \(round)")
+      #expect(request[SlowRequestEchoKey.self] === echoes[0])
+      #expect(app.buildLog.count("SlowEcho") == 2, "round \(round)")
+    }
+  }
+
   @Test func siblingThatChangesWhatTheValueReadsBuildsItsOwn() {
     let app = DependencyValues(context: .default)
     let names = onThreads(4) { index in

@@ -21,6 +21,8 @@ extension DependencyStorage {
     guard !choosesContext else { return .build(highest: nil) }
     var changed = changedKeys
     var highest: DependencyStorage?
+    // Whether every scope passed so far had no entry, so the build can be announced higher up.
+    var announcing = true
     var node = parent
     while let ancestor = node, !changed.contains(id) {
       switch ancestor.state.withLock({ $0.entries[id] }) {
@@ -32,10 +34,13 @@ extension DependencyStorage {
         // This thread's own build of the key, read again in a scope below it: build anew here.
         guard BuildFrame.threadStack(downTo: builder) == nil else { return .build(highest: nil) }
         return .wait(builder, owner: ancestor)
-      default:
-        break
+      case .built?:
+        // A value this scope can't use, built from a key changed in between: an announcement
+        // can't go in its place, and one built here is most likely kept below it.
+        announcing = false
+      case nil:
+        if announcing { highest = ancestor }
       }
-      highest = ancestor
       if ancestor.choosesContext { break }
       changed.formUnion(ancestor.changedKeys)
       node = ancestor.parent

@@ -41,6 +41,16 @@ enum SlowGreeterKey: DependencyKey {
   }
 }
 
+/// Echoes the request ID it was built with, slowly.
+enum SlowRequestEchoKey: DependencyKey {
+  static var defaultValue: Service {
+    let values = DependencyValues.current
+    values.buildLog.built("SlowEcho")
+    usleep(30_000)
+    return Service("slow echo \(values.requestID)")
+  }
+}
+
 /// Echoes the request ID it was built with.
 enum RequestEchoKey: DependencyKey {
   static var defaultValue: Service { Service("echo \(DependencyValues.current.requestID)") }
