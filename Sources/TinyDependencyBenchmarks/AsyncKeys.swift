@@ -110,6 +110,11 @@ enum RequestNumberKey: DependencyKey {
   static let defaultValue = 0
 }
 
+/// Built from the request's number, so each request scope builds its own.
+enum RequestEchoKey: DependencyKey {
+  static var defaultValue: Int { DependencyValues.current[RequestNumberKey.self] + 1 }
+}
+
 // MARK: - Prepared reads
 
 /// The async key read by `dependency.prepared`.

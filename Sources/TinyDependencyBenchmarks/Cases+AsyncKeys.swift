@@ -8,6 +8,16 @@ func measureAsyncKeys(_ report: Report) async {
   _ = readSyncFive(syncRoot)
   report.record("request.syncKeys", requestLoop(syncRoot, reads: report.reads, readSyncFive))
 
+  // Each request scope builds its own value of a key that reads the request's number, after
+  // asking the scopes around it, whose value it can't use.
+  let echoRoot = DependencyValues(context: .default)
+  _ = echoRoot[RequestEchoKey.self]
+  report.record(
+    "request.builtPerRequest",
+    requestLoop(echoRoot, reads: report.reads) { $0[RequestEchoKey.self] },
+    note: "1 key built in each request scope"
+  )
+
   let asyncRoot = DependencyValues(context: .default)
   do {
     try await asyncRoot.prepare([
