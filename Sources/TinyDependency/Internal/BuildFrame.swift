@@ -192,6 +192,13 @@ final class BuildFrame: @unchecked Sendable {
     return trace
   }
 
+  /// Whether the build has, so far, read one of `keys` or escaped its scope: then a scope that
+  /// changed `keys` can't use its value.
+  func hasRead(anyOf keys: KeySet) -> Bool {
+    guard !keys.isEmpty else { return false }
+    return withState { !keys.isDisjoint(with: $0.inputs) || $0.hold == .escapedScope }
+  }
+
   var isActive: Bool { withState { !$0.isFinished } }
 
   /// Whether this is the first long wait for this build: only that one warns.

@@ -17,6 +17,8 @@ extension DependencyStorage {
     case build(highest: DependencyStorage?)
   }
 
+  /// What the scopes around offer for `id`. A build in progress there whose value this scope
+  /// could not use (it already read a key changed in between) is not waited for.
   func lookAbove(for id: ObjectIdentifier) -> Above {
     guard !choosesContext else { return .build(highest: nil) }
     var changed = changedKeys
@@ -33,6 +35,10 @@ extension DependencyStorage {
       case .building(let builder)?:
         // This thread's own build of the key, read again in a scope below it: build anew here.
         guard BuildFrame.threadStack(downTo: builder) == nil else { return .build(highest: nil) }
+        guard !builder.hasRead(anyOf: changed) else {
+          announcing = false
+          break
+        }
         return .wait(builder, owner: ancestor)
       case .built?:
         // A value this scope can't use, built from a key changed in between: an announcement
