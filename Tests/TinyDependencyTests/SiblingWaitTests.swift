@@ -32,18 +32,25 @@ struct SiblingWaitTests {
     #expect(message.contains("different threads"))
   }
 
-  /// Each request reads its own ID before its slow build: a sibling that sees that read in the
-  /// build announced above doesn't wait for a value it can't use.
-  @Test func siblingsThatReadTheirOwnRequestIDBuildSideBySide() {
+  /// The first request's build reads its ID, then waits for the second request's build to
+  /// start: the second, seeing that read in the build announced above, builds its own at once
+  /// rather than wait for a value it can't use.
+  @Test func aSiblingDoesNotWaitForABuildThatReadAKeyItChanged() {
     let app = DependencyValues(context: .default)
-    let meter = app[OverlapMeterKey.self]
-    let names = onThreads(6) { index in
+    let handshake = app[HandshakeKey.self]
+    let first = ResultSlots<String>(1)
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
       var request = app
-      request.requestID = "r\(index)"
-      return request[OverlappingEchoKey.self].name
+      request.requestID = "first"
+      first[0] = request[HandshakeEchoKey.self].name
     }
-    #expect(Set(names) == Set((0..<6).map { "overlapping echo r\($0)" }))
-    #expect(meter.most >= 2)
+    #expect(handshake.firstRead.wait(timeout: .now() + 10) == .success)
+    var request = app
+    request.requestID = "second"
+    #expect(request[HandshakeEchoKey.self].name == "second")
+    group.wait()
+    #expect(first[0] == "first met second")
   }
 }
 
@@ -65,35 +72,29 @@ enum SiblingCycleBKey: DependencyKey {
   }
 }
 
-/// How many builds run at once, at most.
-final class OverlapMeter: Sendable {
-  private let counts = QueueLocked((now: 0, most: 0))
-
-  func enter() {
-    counts.withLock {
-      $0.now += 1
-      $0.most = max($0.most, $0.now)
-    }
-  }
-
-  func leave() { counts.withLock { $0.now -= 1 } }
-
-  var most: Int { counts.withLock { $0.most } }
+/// Signals between the two builds of ``HandshakeEchoKey``.
+final class Handshake: Sendable {
+  let firstRead = DispatchSemaphore(value: 0)
+  let secondStarted = DispatchSemaphore(value: 0)
 }
 
-enum OverlapMeterKey: DependencyKey {
-  static var defaultValue: OverlapMeter { OverlapMeter() }
+enum HandshakeKey: DependencyKey {
+  static var defaultValue: Handshake { Handshake() }
 }
 
-/// Reads the request ID first, then builds slowly, metering the builds that overlap.
-enum OverlappingEchoKey: DependencyKey {
+/// For the request "first": reads the request ID, then waits up to 5 seconds for another
+/// request's build to start.
+enum HandshakeEchoKey: DependencyKey {
   static var defaultValue: Service {
     let values = DependencyValues.current
     let id = values.requestID
-    let meter = values[OverlapMeterKey.self]
-    meter.enter()
-    usleep(30_000)
-    meter.leave()
-    return Service("overlapping echo \(id)")
+    let handshake = values[HandshakeKey.self]
+    guard id == "first" else {
+      handshake.secondStarted.signal()
+      return Service(id)
+    }
+    handshake.firstRead.signal()
+    let met = handshake.secondStarted.wait(timeout: .now() + 5) == .success
+    return Service(met ? "first met second" : "first built alone")
   }
 }
