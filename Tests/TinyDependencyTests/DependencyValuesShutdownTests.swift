@@ -211,4 +211,32 @@ struct DependencyValuesShutdownTests {
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(message.contains("PoolKey was read after `shutdown()`"))
   }
+
+  /// A synchronous value shut down in the container: a scope made from it would share it, or
+  /// build a new one that nothing shuts down and keep it in the container.
+  @Test func aScopeMadeFromAShutDownContainerStopsOnASynchronousValue() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      let values = asyncContainer().values
+      _ = values[CacheKey.self]
+      try await values.shutdown()
+      var scope = values
+      scope[PrefixKey.self] = "later"
+      _ = scope[CacheKey.self]
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("CacheKey was read after `shutdown()`"))
+  }
+
+  @Test func aScopeThatOverridesAShutDownKeyReadsItsOwnValue() async throws {
+    let (values, log) = asyncContainer()
+    _ = values[CacheKey.self]
+    try await values.shutdown()
+    var scope = values
+    scope[CacheKey.self] = Resource("Replacement", settings: values.asyncSettings)
+    #expect(scope[CacheKey.self].description == "Replacement")
+    #expect(log.count("shutdown Cache") == 1)
+  }
 }

@@ -105,6 +105,8 @@ extension DependencyStorage {
         case .wait(let builder, let owner):
           waitForBuild(of: Key.self, id: id, by: builder, in: owner)
           action = state.withLock { Resolution.look(&$0, for: id) }
+        case .shutDown:
+          action = .shutDown
         case .build(let highest):
           action = state.withLock {
             Resolution.claim(&$0, for: id, frame: makeFrame(for: Key.self, reader: values.frame))

@@ -15,6 +15,8 @@ extension DependencyStorage {
     /// Nothing: build here. `highest` is the highest scope that could share the result, where
     /// the build is announced so that sibling scopes wait for it.
     case build(highest: DependencyStorage?)
+    /// A scope around this one shut the key's value down (``DependencyValues/shutdown()``).
+    case shutDown
   }
 
   /// What the scopes around offer for `id`. A build in progress there whose value this scope
@@ -27,7 +29,13 @@ extension DependencyStorage {
     var announcing = true
     var node = parent
     while let ancestor = node, !changed.contains(id) {
-      switch ancestor.state.withLock({ $0.entries[id] }) {
+      let (entry, retired) = ancestor.state.withLock { state in
+        (state.entries[id], !state.retired.ids.isEmpty && state.retired.ids.contains(id))
+      }
+      // Its value there was shut down: this scope would have shared it, or built a new one that
+      // nothing shuts down.
+      if retired { return .shutDown }
+      switch entry {
       case .built(let built)?
       where changed.isDisjoint(with: built.inputs)
         && (built.hold != .escapedScope || changed.isEmpty):
