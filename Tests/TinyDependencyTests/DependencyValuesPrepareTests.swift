@@ -240,6 +240,17 @@ struct DependencyValuesPrepareTests {
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(message.contains("OuterLoopKey -> InnerLoopKey -> LoopBridgeKey -> OuterLoopKey."))
   }
+
+  @Test func aCycleThroughOneOfTwoKeysPreparedTogetherStops() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      try await DependencyValues(context: .default).prepare([PairPreparingKey.self], timeout: 5)
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("PairPreparingKey -> PairLoopingKey -> PairPreparingKey."))
+  }
 }
 
 /// Counts the attempts to build ``FlakyKey`` in one container.
