@@ -30,6 +30,31 @@ struct AwaitingBuildsTests {
     let outer = try #require(values[EdgeProbeSlotKey.self].withLock { $0 })
     #expect(AwaitingBuilds.deepest(from: outer) === outer)
   }
+
+  /// Edges noted by hand: ending one await of a waiter leaves its others (a build awaited twice
+  /// keeps an edge until both awaits end), through which a loop is still found, reported from
+  /// the build made first.
+  @Test func endingOneAwaitLeavesTheOthersOfTheSameWaiter() throws {
+    let outer = unstartedBuild(of: PairProbeOuterKey.self)
+    let slow = unstartedBuild(of: PairProbeSlowKey.self)
+    let quick = unstartedBuild(of: PairProbeQuickKey.self)
+    #expect(AwaitingBuilds.begin(outer, awaiting: slow) == nil)
+    #expect(AwaitingBuilds.begin(outer, awaiting: quick) == nil)
+    #expect(AwaitingBuilds.begin(outer, awaiting: quick) == nil)
+    #expect(AwaitingBuilds.chain(to: quick, from: outer)?.count == 2)
+    AwaitingBuilds.end(outer, awaiting: quick)
+    #expect(AwaitingBuilds.chain(to: quick, from: outer)?.count == 2)
+    AwaitingBuilds.end(outer, awaiting: quick)
+    #expect(AwaitingBuilds.chain(to: quick, from: outer) == nil)
+    #expect(AwaitingBuilds.deepest(from: outer) === slow)
+
+    let loop = try #require(AwaitingBuilds.begin(slow, awaiting: outer))
+    #expect(
+      loop.map(\.key.name) == ["PairProbeOuterKey", "PairProbeSlowKey", "PairProbeOuterKey"]
+    )
+    AwaitingBuilds.end(outer, awaiting: slow)
+    #expect(AwaitingBuilds.deepest(from: outer) === outer)
+  }
 }
 
 /// Where, in one container, the outer build notes itself for the inner one.
@@ -86,4 +111,12 @@ private func isAwaitedByTheOuterBuild() -> Bool {
     let outer = DependencyValues.current[EdgeProbeSlotKey.self].withLock({ $0 })
   else { return false }
   return AwaitingBuilds.chain(to: build, from: outer) != nil
+}
+
+/// A build of `key` that is never started: for edges noted by hand.
+private func unstartedBuild(of key: any DependencyKey.Type) -> PendingBuild {
+  PendingBuild(
+    key: KeyType(key),
+    frame: BuildFrame(keyType: key, context: .default, parent: nil, recorder: nil)
+  )
 }
