@@ -181,6 +181,15 @@ struct DependencyValuesPrepareTests {
     #expect("\(error)".contains("SlowKey did not finish preparing within 0.2 seconds"))
   }
 
+  @Test func theDeadlineNamesTheBuildThatKeepsWaitingOneOfTwoAwaitedTogether() async throws {
+    let (values, _) = asyncContainer()
+    let error = try await #require(throws: PreparationError.self) {
+      try await values.prepare([WaitsForSlowAndQuickKey.self], timeout: 0.2)
+    }
+    #expect(error.path == ["WaitsForSlowAndQuickKey", "SlowKey"])
+    #expect("\(error)".contains("SlowKey did not finish preparing within 0.2 seconds"))
+  }
+
   @Test func aValueMadeAfterItsDeadlineIsShutDownNotLeaked() async throws {
     let (values, log) = asyncContainer(buildMilliseconds: 300)
     await #expect(throws: PreparationError.self) {

@@ -277,6 +277,15 @@ enum WaitsForSlowKey: AsyncDependencyKey {
   }
 }
 
+/// Awaits ``SlowKey`` and ``PairQuickKey`` together: once the quick one is built, its deadline
+/// is SlowKey's.
+enum WaitsForSlowAndQuickKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    try await DependencyValues.current.prepare([SlowKey.self, PairQuickKey.self])
+    return 1
+  }
+}
+
 /// A synchronous key whose value needs a shutdown too.
 enum CacheKey: DependencyKey {
   static var defaultValue: Resource {
