@@ -29,7 +29,7 @@ extension DependencyValues {
   /// - Parameters:
   ///   - keys: The async keys to prepare.
   ///   - timeout: How many seconds this call waits. When they pass, the build that keeps it
-  ///     waiting (the one at the end of the chain of builds awaiting each other) is cancelled
+  ///     waiting (one at the end of the chains of builds awaiting each other) is cancelled
   ///     and fails with ``PreparationError/Reason/timedOut(seconds:)``; a value it still makes
   ///     later is shut down, not kept.
   /// - Throws: A ``PreparationError`` with the path to the key that failed, after cancelling
@@ -216,7 +216,7 @@ extension DependencyValues {
         recorder: nil
       )
     }
-    defer { AwaitingBuilds.end(waiter) }
+    defer { AwaitingBuilds.end(waiter, awaiting: pending) }
     if let lifecycle { startBuild(pending, in: lifecycle) }
     return try await pending.value()
   }

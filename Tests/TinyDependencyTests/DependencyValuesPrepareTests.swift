@@ -181,6 +181,15 @@ struct DependencyValuesPrepareTests {
     #expect("\(error)".contains("SlowKey did not finish preparing within 0.2 seconds"))
   }
 
+  @Test func theDeadlineNamesTheBuildThatKeepsWaitingOneOfTwoAwaitedTogether() async throws {
+    let (values, _) = asyncContainer()
+    let error = try await #require(throws: PreparationError.self) {
+      try await values.prepare([WaitsForSlowAndQuickKey.self], timeout: 0.2)
+    }
+    #expect(error.path == ["WaitsForSlowAndQuickKey", "SlowKey"])
+    #expect("\(error)".contains("SlowKey did not finish preparing within 0.2 seconds"))
+  }
+
   @Test func aValueMadeAfterItsDeadlineIsShutDownNotLeaked() async throws {
     let (values, log) = asyncContainer(buildMilliseconds: 300)
     await #expect(throws: PreparationError.self) {
@@ -239,6 +248,17 @@ struct DependencyValuesPrepareTests {
     }
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(message.contains("OuterLoopKey -> InnerLoopKey -> LoopBridgeKey -> OuterLoopKey."))
+  }
+
+  @Test func aCycleThroughOneOfTwoKeysPreparedTogetherStops() async throws {
+    let result = try await #require(
+      processExitsWith: .failure,
+      observing: [\.standardErrorContent]
+    ) {
+      try await DependencyValues(context: .default).prepare([PairPreparingKey.self], timeout: 5)
+    }
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("PairPreparingKey -> PairLoopingKey -> PairPreparingKey."))
   }
 }
 

@@ -1,27 +1,27 @@
-/// Which build each async builder awaits, guarded by one lock so that two builds that start
+/// Which builds each async builder awaits, guarded by one lock so that two builds that start
 /// awaiting each other at the same moment cannot both miss the cycle.
+///
+/// A builder may await several builds at once (a `prepare` of several keys in a builder awaits
+/// each in a child task), so a waiter has one edge per await in progress: awaiting one build
+/// must not hide a cycle through another. The graph is small, and searched under the lock.
 enum AwaitingBuilds {
-  /// The build each waiting build awaits, by the waiter's identity. A waiter is in the map only
-  /// between ``begin(_:awaiting:)`` and ``end(_:)``, so it is alive while it is a key.
-  private static let edges = Locked<[ObjectIdentifier: PendingBuild]>([:])
+  /// The builds each waiting build awaits, by the waiter's identity: one entry per await in
+  /// progress (a build awaited twice at once is there twice), oldest first, never empty. A
+  /// waiter is in the map only while one of its awaits is in progress, between
+  /// ``begin(_:awaiting:)`` and ``end(_:awaiting:)``, so it is alive while it is a key.
+  private static let edges = Locked<[ObjectIdentifier: [PendingBuild]]>([:])
 
   /// Notes that `waiter` awaits `target`; returns the loop that closes, outermost first and
   /// ending with `waiter` again, if `target` (through the builds it awaits) awaits `waiter`.
   static func begin(_ waiter: PendingBuild, awaiting target: PendingBuild) -> [PendingBuild]? {
     edges.withLock { edges in
-      // Every loop is found when it closes, so the chain from `target` ends or reaches `waiter`.
-      var node: PendingBuild? = target
-      while let current = node, current !== waiter { node = edges[ObjectIdentifier(current)] }
-      guard node != nil else {
-        edges[ObjectIdentifier(waiter)] = target
+      // Every loop is found when it closes, so only this edge could close one.
+      guard let path = path(from: target, to: waiter, in: edges) else {
+        edges[ObjectIdentifier(waiter), default: []].append(target)
         return nil
       }
-      var loop = [waiter]
-      node = target
-      while let current = node, current !== waiter {
-        loop.append(current)
-        node = edges[ObjectIdentifier(current)]
-      }
+      // `path` runs from `target` to `waiter`, so the loop is `waiter` followed by the rest.
+      let loop = [waiter] + path.dropLast()
       // From the build made first, which is where the prepare that closed the loop began.
       let first = loop.indices.min { loop[$0].serial < loop[$1].serial }!
       let rotated = Array(loop[first...] + loop[..<first])
@@ -29,33 +29,82 @@ enum AwaitingBuilds {
     }
   }
 
-  /// The build at the end of the chain `start` awaits: the one that keeps it waiting.
+  /// A build at the end of a chain `start` awaits: one that keeps it waiting.
+  ///
+  /// The builds `start` reaches are visited depth-first, each build's awaits oldest first; the
+  /// first one reached that awaits nothing and has not settled is chosen (if every such build
+  /// has settled, as one may have just before its waiter's await ends, the first of them).
+  /// `start` itself when it awaits nothing.
   static func deepest(from start: PendingBuild) -> PendingBuild {
-    edges.withLock { edges in
-      var node = start
-      while let next = edges[ObjectIdentifier(node)] { node = next }
-      return node
+    let ends = edges.withLock { edges in
+      var ends: [PendingBuild] = []
+      var visited: Set<ObjectIdentifier> = []
+      var stack = [start]
+      while let node = stack.popLast() {
+        guard visited.insert(ObjectIdentifier(node)).inserted else { continue }
+        guard let awaited = edges[ObjectIdentifier(node)] else {
+          ends.append(node)
+          continue
+        }
+        // Reversed, so that the oldest await is visited first.
+        stack.append(contentsOf: awaited.reversed())
+      }
+      return ends
     }
+    // Outside the lock: a build's state has a lock of its own.
+    return ends.first { !$0.isSettled } ?? ends.first ?? start
   }
 
-  /// Notes that `waiter` awaits nothing any more.
-  static func end(_ waiter: PendingBuild) {
-    let removed = edges.withLock { $0.removeValue(forKey: ObjectIdentifier(waiter)) }
+  /// Notes that the await of `target` by `waiter` that ``begin(_:awaiting:)`` noted ended; the
+  /// other builds `waiter` awaits keep their edges.
+  static func end(_ waiter: PendingBuild, awaiting target: PendingBuild) {
+    let removed = edges.withLock { edges -> PendingBuild? in
+      let id = ObjectIdentifier(waiter)
+      guard let index = edges[id]?.firstIndex(where: { $0 === target }) else { return nil }
+      let removed = edges[id]!.remove(at: index)
+      if edges[id]!.isEmpty { edges[id] = nil }
+      return removed
+    }
     withExtendedLifetime(removed) {}
   }
 
-  /// The builds awaiting, directly or through others, `target`, from the outermost down.
+  /// The builds awaiting, directly or through others, `target`, from `start` down: a shortest
+  /// such path, or nil when `start` does not await `target`.
   static func chain(to target: PendingBuild, from start: PendingBuild) -> [PendingBuild]? {
-    edges.withLock { edges in
-      var path: [PendingBuild] = []
-      var node: PendingBuild? = start
-      while let current = node {
-        path.append(current)
-        if current === target { return path }
-        node = edges[ObjectIdentifier(current)]
+    edges.withLock { path(from: start, to: target, in: $0) }
+  }
+
+  /// A shortest path from `start` to `target` along `edges`, both included (`start` alone
+  /// when they are the same build), or nil when there is none. Breadth-first, each build's
+  /// awaits oldest first, so the same graph always gives the same path.
+  private static func path(
+    from start: PendingBuild,
+    to target: PendingBuild,
+    in edges: [ObjectIdentifier: [PendingBuild]]
+  ) -> [PendingBuild]? {
+    // Each build reached, by identity, with the build it was reached from.
+    var reachedFrom: [ObjectIdentifier: PendingBuild] = [ObjectIdentifier(start): start]
+    var queue = [start]
+    var next = 0
+    while next < queue.count {
+      let node = queue[next]
+      next += 1
+      if node === target {
+        var path = [node]
+        var current = node
+        while current !== start {
+          current = reachedFrom[ObjectIdentifier(current)]!
+          path.append(current)
+        }
+        return path.reversed()
       }
-      return nil
+      for awaited in edges[ObjectIdentifier(node)] ?? []
+      where reachedFrom[ObjectIdentifier(awaited)] == nil {
+        reachedFrom[ObjectIdentifier(awaited)] = node
+        queue.append(awaited)
+      }
     }
+    return nil
   }
 }
 

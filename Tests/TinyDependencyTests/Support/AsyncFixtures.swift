@@ -204,6 +204,32 @@ enum SelfAwaitingKey: AsyncDependencyKey {
   }
 }
 
+/// Prepares ``PairLoopingKey`` and ``PairQuickKey`` together from inside its own build, so it
+/// awaits both at once.
+enum PairPreparingKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    try await DependencyValues.current.prepare([PairLoopingKey.self, PairQuickKey.self])
+    return 1
+  }
+}
+
+/// Awaits ``PairPreparingKey``, which awaits it: a cycle, closed only after ``PairQuickKey``
+/// was built and its await ended.
+enum PairLoopingKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    try await Task.sleep(nanoseconds: 100_000_000)
+    return try await DependencyValues.current.prepared(PairPreparingKey.self)
+  }
+}
+
+/// Built soon, awaiting nothing.
+enum PairQuickKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    try await Task.sleep(nanoseconds: 10_000_000)
+    return 2
+  }
+}
+
 /// An async build that reads a synchronous key that reads the async key back.
 enum LoopingPoolKey: AsyncDependencyKey {
   static func makeDefault() async throws -> Int { DependencyValues.current[LoopingConfigKey.self] }
@@ -248,6 +274,15 @@ func asyncContainer(
 enum WaitsForSlowKey: AsyncDependencyKey {
   static func makeDefault() async throws -> Resource {
     try await DependencyValues.current.prepared(SlowKey.self)
+  }
+}
+
+/// Awaits ``SlowKey`` and ``PairQuickKey`` together: once the quick one is built, its deadline
+/// is SlowKey's.
+enum WaitsForSlowAndQuickKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    try await DependencyValues.current.prepare([SlowKey.self, PairQuickKey.self])
+    return 1
   }
 }
 
