@@ -1,6 +1,12 @@
 import Testing
 import TinyDependency
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite("shutdown closes values in reverse dependency order, each once")
 struct DependencyValuesShutdownTests {
   // MARK: - Order
@@ -212,21 +218,30 @@ struct DependencyValuesShutdownTests {
     #expect(message.contains("PoolKey was read after `shutdown()`"))
   }
 
-  /// A synchronous value shut down in the container: a scope made from it would share it, or
-  /// build a new one that nothing shuts down and keep it in the container.
-  @Test func aScopeMadeFromAShutDownContainerStopsOnASynchronousValue() async throws {
+  /// A scope made from the container builds a synchronous key anew, as `shutdown()` documents,
+  /// whether or not it changed one of its inputs: the container itself must not keep that
+  /// value, or its own reads would return it instead of stopping.
+  @Test func aScopeMadeFromAShutDownContainerBuildsItsOwnAndTheContainerStillStops() async throws {
     let result = try await #require(
       processExitsWith: .failure,
       observing: [\.standardErrorContent]
     ) {
-      let values = asyncContainer().values
-      _ = values[CacheKey.self]
+      let (values, log) = asyncContainer()
+      let old = values[CacheKey.self]
       try await values.shutdown()
-      var scope = values
-      scope[PrefixKey.self] = "later"
-      _ = scope[CacheKey.self]
+      for changesAnInput in [false, true] {
+        var scope = values
+        scope[PrefixKey.self] = "later"
+        if changesAnInput { scope.asyncSettings = AsyncSettings(log: log) }
+        let fresh = scope[CacheKey.self]
+        guard fresh !== old, scope[CacheKey.self] === fresh else { exit(0) }
+      }
+      guard log.count("shutdown Cache") == 1 else { exit(0) }
+      _ = "both scopes built their own\n".withCString { write(2, $0, strlen($0)) }
+      _ = values[CacheKey.self]
     }
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("both scopes built their own"))
     #expect(message.contains("CacheKey was read after `shutdown()`"))
   }
 

@@ -21,7 +21,7 @@ enum Resolution {
     case .built(let built)?: return .reuse(built)
     case .building(let builder)?: return .wait(builder)
     case nil:
-      return !state.retired.ids.isEmpty && state.retired.ids.contains(id) ? .shutDown : .lookAbove
+      return state.hasRetired(id) ? .shutDown : .lookAbove
     }
   }
 
@@ -105,8 +105,6 @@ extension DependencyStorage {
         case .wait(let builder, let owner):
           waitForBuild(of: Key.self, id: id, by: builder, in: owner)
           action = state.withLock { Resolution.look(&$0, for: id) }
-        case .shutDown:
-          action = .shutDown
         case .build(let highest):
           action = state.withLock {
             Resolution.claim(&$0, for: id, frame: makeFrame(for: Key.self, reader: values.frame))

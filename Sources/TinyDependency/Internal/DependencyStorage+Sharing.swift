@@ -15,8 +15,6 @@ extension DependencyStorage {
     /// Nothing: build here. `highest` is the highest scope that could share the result, where
     /// the build is announced so that sibling scopes wait for it.
     case build(highest: DependencyStorage?)
-    /// A scope around this one shut the key's value down (``DependencyValues/shutdown()``).
-    case shutDown
   }
 
   /// What the scopes around offer for `id`. A build in progress there whose value this scope
@@ -29,12 +27,10 @@ extension DependencyStorage {
     var announcing = true
     var node = parent
     while let ancestor = node, !changed.contains(id) {
-      let (entry, retired) = ancestor.state.withLock { state in
-        (state.entries[id], !state.retired.ids.isEmpty && state.retired.ids.contains(id))
-      }
-      // Its value there was shut down: this scope would have shared it, or built a new one that
-      // nothing shuts down.
-      if retired { return .shutDown }
+      let (entry, retired) = ancestor.state.withLock { ($0.entries[id], $0.hasRetired(id)) }
+      // Its value there was shut down: this scope builds one anew, which neither that scope
+      // nor any above it may keep (DependencyValues.shutdown()).
+      if retired { break }
       switch entry {
       case .built(let built)?
       where changed.isDisjoint(with: built.inputs)
@@ -66,7 +62,7 @@ extension DependencyStorage {
   /// an entry for it.
   func mark(_ id: ObjectIdentifier, buildingBy frame: BuildFrame) -> Bool {
     state.withLock { state in
-      guard state.entries[id] == nil else { return false }
+      guard state.entries[id] == nil, !state.hasRetired(id) else { return false }
       state.entries[id] = .building(frame)
       return true
     }
@@ -91,7 +87,9 @@ extension DependencyStorage {
     if !choosesContext && built.hold == .none {
       var changed = changedKeys
       var node = parent
-      while let ancestor = node, !changed.contains(id), changed.isDisjoint(with: built.inputs) {
+      while let ancestor = node, !changed.contains(id), changed.isDisjoint(with: built.inputs),
+        !ancestor.state.withLock({ $0.hasRetired(id) })
+      {
         target = ancestor
         if ancestor.choosesContext { break }
         changed.formUnion(ancestor.changedKeys)
@@ -100,6 +98,7 @@ extension DependencyStorage {
     }
     if let target {
       target.state.withLock { state in
+        guard !state.hasRetired(id) else { return }
         switch state.entries[id] {
         case nil: target.adopt(built, as: id, in: &state)
         case .building(let builder)? where builder === frame:

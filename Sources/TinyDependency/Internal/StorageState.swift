@@ -25,6 +25,11 @@ struct StorageState: DefaultInitializable {
   var retired = RetiredValues()
   /// Set when ``Lifecycle/of(_:)`` made this storage a lifecycle, for its deinit to remove.
   var hasLifecycle = false
+
+  /// Whether the value of `id` was shut down here.
+  func hasRetired(_ id: ObjectIdentifier) -> Bool {
+    !retired.ids.isEmpty && retired.ids.contains(id)
+  }
 }
 
 struct WeakCapture {
