@@ -5,7 +5,8 @@
 /// `keys` in it (see ``DependencyValues/prepare(_:timeout:)``), runs `operation`, then calls
 /// ``DependencyValues/shutdown()`` on it, whether `operation` returned or threw. Values the
 /// scope shares with the one around it (prepared there, and not overridden here) are left to
-/// that scope.
+/// that scope. A key the scope prepares itself counts as changed in it, like an override: a
+/// value built from it stays in the scope and goes with it.
 ///
 /// ```swift
 /// try await withPreparedDependencies([TenantDatabaseKey.self]) {
@@ -38,10 +39,10 @@ public func withPreparedDependencies<R>(
   let outer = DependencyValues.current
   var values = outer
   try await update(&values)
-  if values.storage === outer.storage {
-    // A storage of its own, so that what is prepared here is this scope's to shut down.
-    values[OwnScopeKey.self] = true
-  }
+  // A storage of its own, so that what is prepared here is this scope's to shut down, and not
+  // frozen yet by a read in `update`.
+  values[OwnScopeKey.self] = true
+  values.storage.markPreparedHere(keys)
   let scope = values
   let result: Result<R, any Error>
   do {

@@ -13,6 +13,17 @@ extension DependencyStorage {
     }
   }
 
+  /// Counts as changed here each of `keys` that this storage will prepare itself, because the
+  /// scopes around have no value of it to share: a value built here from it then stays in this
+  /// scope, and one built above from their own is not shared into it. Before the storage is
+  /// frozen.
+  func markPreparedHere(_ keys: [KeyType]) {
+    for key in keys where overrides[key.id] == nil {
+      if case .share = lookAbove(for: key.id) { continue }
+      markChanged(key.id)
+    }
+  }
+
   /// Keeps a value that `prepare` built as this storage's built value of `id`; returns false,
   /// storing nothing, when the storage already has or builds one.
   func storePrepared(_ id: ObjectIdentifier, _ built: BuiltValue) -> Bool {

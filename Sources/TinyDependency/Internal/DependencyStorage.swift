@@ -210,6 +210,12 @@ final class DependencyStorage: @unchecked Sendable {
     skipOverwrittenParents()
   }
 
+  /// Counts `key` as changed here though no value is set for it: this storage prepares its own.
+  func markChanged(_ key: ObjectIdentifier) {
+    checkNotFrozen()
+    changedKeys.insert(key)
+  }
+
   func setReportsLiveFallbacks(_ enabled: Bool) {
     checkNotFrozen()
     reportsLiveFallbacks = enabled
