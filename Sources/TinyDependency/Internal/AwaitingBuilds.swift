@@ -82,6 +82,26 @@ enum AwaitingBuilds {
     to target: PendingBuild,
     in edges: [ObjectIdentifier: [PendingBuild]]
   ) -> [PendingBuild]? {
+    // Most builds await one build at a time: follow such a chain without allocating, and
+    // search only when it reaches `target` or a build with several awaits. The graph has no
+    // loop (each is found when it closes), so the walk ends; the bound is a safeguard.
+    var node = start
+    var steps = 0
+    while node !== target, steps <= edges.count {
+      guard let awaited = edges[ObjectIdentifier(node)] else { return nil }
+      guard awaited.count == 1 else { break }
+      node = awaited[0]
+      steps += 1
+    }
+    return searchPath(from: start, to: target, in: edges)
+  }
+
+  /// ``path(from:to:in:)``'s breadth-first search.
+  private static func searchPath(
+    from start: PendingBuild,
+    to target: PendingBuild,
+    in edges: [ObjectIdentifier: [PendingBuild]]
+  ) -> [PendingBuild]? {
     // Each build reached, by identity, with the build it was reached from.
     var reachedFrom: [ObjectIdentifier: PendingBuild] = [ObjectIdentifier(start): start]
     var queue = [start]
