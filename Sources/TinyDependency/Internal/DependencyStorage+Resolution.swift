@@ -141,17 +141,6 @@ extension DependencyStorage {
   /// Past it, the entry found there is one this scope can't use, and it builds its own.
   private static var lateLookLimit: Int { 4 }
 
-  /// Gives back this storage's claim on `id`, made by `frame` and not yet built: threads that
-  /// wait on it look again.
-  private func withdrawClaim(of id: ObjectIdentifier, by frame: BuildFrame) {
-    state.withLock { state in
-      if case .building(let builder)? = state.entries[id], builder === frame {
-        state.entries[id] = nil
-      }
-    }
-    state.broadcast()
-  }
-
   private func makeFrame<Key: DependencyKey>(
     for key: Key.Type,
     reader: BuildFrame?

@@ -68,6 +68,17 @@ extension DependencyStorage {
     }
   }
 
+  /// Withdraws the claim or announcement `frame` made here on `id`, if it is still there: the
+  /// threads that wait on it look again.
+  func withdrawClaim(of id: ObjectIdentifier, by frame: BuildFrame) {
+    state.withLock { state in
+      if case .building(let builder)? = state.entries[id], builder === frame {
+        state.entries[id] = nil
+      }
+    }
+    state.broadcast()
+  }
+
   /// Keeps `built` for `id` in `state` (this storage's), for the lock-free index too.
   func adopt(_ built: BuiltValue, as id: ObjectIdentifier, in state: inout StorageState) {
     freeze(in: &state)
@@ -108,14 +119,7 @@ extension DependencyStorage {
       }
       target.state.broadcast()
     }
-    if let marked, marked !== target {
-      marked.state.withLock { state in
-        if case .building(let builder)? = state.entries[id], builder === frame {
-          state.entries[id] = nil
-        }
-      }
-      marked.state.broadcast()
-    }
+    if let marked, marked !== target { marked.withdrawClaim(of: id, by: frame) }
   }
 
   // MARK: - Combining scopes
