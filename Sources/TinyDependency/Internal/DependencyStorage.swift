@@ -63,10 +63,6 @@ final class DependencyStorage: @unchecked Sendable {
   let testScope: TestScope?
   /// Whether `testScope` is set.
   let belongsToTest: Bool
-  /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
-  /// set on the process root when that product is linked (see `TestRoots`).
-  @usableFromInline
-  let routesUnboundReads: Bool
   /// The values set on this storage and on the ones it derives from.
   @usableFromInline @exclusivity(unchecked)
   private(set) var overrides: PersistentMap
@@ -106,7 +102,6 @@ final class DependencyStorage: @unchecked Sendable {
     self.recorder = recorder
     self.testScope = testScope
     self.belongsToTest = testScope != nil
-    self.routesUnboundReads = isProcessRoot && TestRoots.provider != nil
     self.overrides = overrides
     self.changedKeys = KeySet(overrides.keys)
     self.context = context ?? ContextDetection.process.context
@@ -120,7 +115,6 @@ final class DependencyStorage: @unchecked Sendable {
     self.recorder = parent.recorder
     self.testScope = parent.testScope
     self.belongsToTest = parent.belongsToTest
-    self.routesUnboundReads = false
     self.overrides = parent.overridesForDerivedStorage()
     self.reportsLiveFallbacks = parent.reportsLiveFallbacks
     self.context = parent.context
