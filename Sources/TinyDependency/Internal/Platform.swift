@@ -15,8 +15,8 @@
 /// A pthread mutex and condition variable, kept at a stable address by their owner.
 ///
 /// `Synchronization.Mutex` needs macOS 15 / iOS 18, and ThreadSanitizer on Linux reports false
-/// races on it, so the library keeps these primitives (DESIGN.md, decision 11). Timed waits measure time on a
-/// monotonic clock. Return codes are checked in debug builds (`assert`).
+/// races on it, so the library keeps these primitives (DESIGN.md, decision 11). Timed waits
+/// measure time on a monotonic clock. Return codes are checked in debug builds (`assert`).
 struct LockPrimitives {
   private var mutex = pthread_mutex_t()
   private var condition = pthread_cond_t()
