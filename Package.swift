@@ -12,6 +12,7 @@ let package = Package(
   ],
   products: [
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
+    .library(name: "TinyDependencyGraph", targets: ["TinyDependencyGraph"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
     .library(name: "TinyDependencyBuiltins", targets: ["TinyDependencyBuiltins"]),
     // The probe, the examples and the benchmark are executable targets, not products: `swift run`
@@ -19,25 +20,35 @@ let package = Package(
   ],
   targets: [
     .target(name: "TinyDependency", exclude: ["Internal/README.md"]),
-    .target(name: "TinyDependencyTesting", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyGraph", dependencies: ["TinyDependency"]),
+    .target(
+      name: "TinyDependencyTesting",
+      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
-    .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
-    .executableTarget(name: "TinyDependencyServerExample", dependencies: ["TinyDependency"]),
+    .executableTarget(
+      name: "TinyDependencyExample",
+      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
+    .executableTarget(
+      name: "TinyDependencyServerExample",
+      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
     .executableTarget(
       name: "TinyDependencyBenchmarks",
-      dependencies: ["TinyDependency", "TinyDependencyBuiltins"]
+      dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyGraph"]
     ),
     .testTarget(
       name: "TinyDependencyTests",
       dependencies: [
-        "TinyDependency", "DependencyContextProbe", "TinyDependencyExample",
+        "TinyDependency", "TinyDependencyGraph", "DependencyContextProbe", "TinyDependencyExample",
         "TinyDependencyServerExample",
       ]
     ),
     .testTarget(
       name: "TinyDependencyTestingTests",
-      dependencies: ["TinyDependency", "TinyDependencyTesting"]
+      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting"]
     ),
     .testTarget(
       name: "TinyDependencyBuiltinsTests",
@@ -47,7 +58,7 @@ let package = Package(
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
-        "TinyDependency", "TinyDependencyTesting", "TinyDependencyBuiltins",
+        "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
         "TinyDependencyExample",
       ]
     ),

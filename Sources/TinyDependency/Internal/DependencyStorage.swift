@@ -57,7 +57,7 @@ final class DependencyStorage: @unchecked Sendable {
   /// Whether this is the storage of the process-wide root that is current when nothing is bound.
   let isProcessRoot: Bool
   /// Set for a container that traces a graph, and inherited by the storages derived from it.
-  let recorder: TraceRecorder?
+  let recorder: (any BuildRecorder)?
   /// The test this storage belongs to, inherited by the storages derived from it: reads through
   /// it take the slow path, which tells the test (see `TestScope`).
   let testScope: TestScope?
@@ -94,7 +94,7 @@ final class DependencyStorage: @unchecked Sendable {
     context: DependencyContext?,
     overrides: PersistentMap = PersistentMap(),
     isProcessRoot: Bool = false,
-    recorder: TraceRecorder? = nil,
+    recorder: (any BuildRecorder)? = nil,
     testScope: TestScope? = nil
   ) {
     self.parent = nil
