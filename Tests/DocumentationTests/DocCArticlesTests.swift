@@ -22,6 +22,8 @@ struct DocCArticlesTests {
     "DocCExamples+Migrating.swift",
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
+    // Reference material that README.md showed before it became a front door.
+    "ReadmeExamples.swift",
   ]
 
   /// The Markdown files of a catalog, relative to the package root, sorted.
