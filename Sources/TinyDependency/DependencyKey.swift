@@ -17,8 +17,9 @@
 /// }
 /// ```
 ///
-/// ``TestDependencyKey/testValue`` and ``TestDependencyKey/previewValue`` fall back to ``defaultValue`` when a key doesn't declare
-/// them. Which one is used is decided at run time by ``DependencyContext``, never by a compile-time flag.
+/// ``testValue`` and ``previewValue`` fall back to ``defaultValue`` when a key doesn't declare
+/// them. Which one is used is decided at run time by
+/// ``DependencyContext``, never by a compile-time flag.
 /// A value is built once per container on first use, unless ``lifetime`` says otherwise.
 ///
 /// With Swift 6.2 and later a key's metatype is `Sendable` (`SendableMetatype`): its conformance
@@ -34,6 +35,17 @@ public protocol DependencyKey: TestDependencyKey {
 
   /// The value used in the default (live) context: the real implementation.
   static var defaultValue: Value { get }
+
+  // Restated from `TestDependencyKey`: they share its witnesses, so a key whose test value an
+  // interface module declared keeps it (and its preview fallback) when the live module adds
+  // this conformance.
+
+  /// The value used in the test context; falls back to ``defaultValue``.
+  static var testValue: Value { get }
+
+  /// The value used in the preview context; falls back to ``defaultValue``, or, for a key whose
+  /// ``TestDependencyKey`` conformance came first, to ``testValue``.
+  static var previewValue: Value { get }
 
   /// How the value is provided: built once per container (``DependencyLifetime/shared``), on
   /// every read (``DependencyLifetime/transient``), or given to the container

@@ -54,6 +54,17 @@ extension GreetingClient: DependencyKey {
   static let defaultValue = Self(greet: { "hello, \($0)" })
 }
 
+/// A key with both conformances in one module: the compiler picks the `DependencyKey` fallback
+/// for its preview, as it does for swift-dependencies' keys. (Split across two modules, the
+/// interface module's conformance picks the test value.)
+enum SplitFlagKey: TestDependencyKey {
+  static let testValue = "test split"
+}
+
+extension SplitFlagKey: DependencyKey {
+  static let defaultValue = "live split"
+}
+
 /// A key with a test value only, whose preview falls back to it.
 enum FlagKey: TestDependencyKey {
   static let testValue = "test flag"
@@ -90,6 +101,9 @@ struct TestDependencyKeyTests {
     #expect(preview[FlagKey.self] == "test flag")
     #expect(preview[PlainFlagKey.self] == "live flag")
     #expect(DependencyValues(context: .test)[FlagKey.self] == "test flag")
+    #expect(preview[SplitFlagKey.self] == "live split")
+    #expect(interfaceRead(SplitFlagKey.self, in: preview) == "live split")
+    #expect(DependencyValues(context: .default)[SplitFlagKey.self] == "live split")
   }
 
   @Test func readingAKeyWithoutALiveValueInTheDefaultContextIsReported() {
