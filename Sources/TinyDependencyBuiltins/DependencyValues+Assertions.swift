@@ -23,14 +23,14 @@ extension DependencyValues {
     set { self[PreconditionKey.self] = newValue }
   }
 
-  /// Reports a failure during development: the ``assert`` dependency with a false condition.
+  /// Reports a failure during development: the `\.assert` dependency with a false condition.
   public var assertionFailure: any AssertionFailureEffect {
     AssertionFailure(base: assert)
   }
 }
 
-/// Checks a condition: what ``TinyDependency/DependencyValues/assert`` and
-/// ``TinyDependency/DependencyValues/precondition`` hold.
+/// Checks a condition: what `\.assert` and
+/// `\.precondition` hold.
 public protocol AssertionEffect: Sendable {
   /// Checks `condition`; on failure, stops (live) or records an issue (tests) with `message`.
   ///
@@ -70,7 +70,7 @@ extension AssertionEffect {
   }
 }
 
-/// Reports a failure: what ``TinyDependency/DependencyValues/assertionFailure`` holds.
+/// Reports a failure: what `\.assertionFailure` holds.
 public protocol AssertionFailureEffect: Sendable {
   /// Stops (live) or records an issue (tests) with `message`.
   ///
@@ -159,13 +159,13 @@ struct AssertionFailure: AssertionFailureEffect {
   }
 }
 
-/// The key of ``TinyDependency/DependencyValues/assert``.
+/// The key of `\.assert`.
 enum AssertKey: DependencyKey {
   static let defaultValue: any AssertionEffect = LiveAssertion(stopsInEveryBuild: false)
   static let testValue: any AssertionEffect = RecordingAssertion()
 }
 
-/// The key of ``TinyDependency/DependencyValues/precondition``.
+/// The key of `\.precondition`.
 enum PreconditionKey: DependencyKey {
   static let defaultValue: any AssertionEffect = LiveAssertion(stopsInEveryBuild: true)
   static let testValue: any AssertionEffect = RecordingAssertion()

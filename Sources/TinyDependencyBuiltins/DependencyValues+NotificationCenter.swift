@@ -12,7 +12,7 @@ extension DependencyValues {
   }
 }
 
-/// The key of ``TinyDependency/DependencyValues/notificationCenter``.
+/// The key of `\.notificationCenter`.
 enum NotificationCenterKey: DependencyKey {
   static var defaultValue: NotificationCenter { .default }
   static var testValue: NotificationCenter { NotificationCenter() }

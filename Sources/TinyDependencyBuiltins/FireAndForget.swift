@@ -20,7 +20,7 @@ extension DependencyValues {
   }
 }
 
-/// Runs work without making its caller wait for it: ``TinyDependency/DependencyValues/fireAndForget``.
+/// Runs work without making its caller wait for it: `\.fireAndForget`.
 public struct FireAndForget: Sendable {
   /// Runs `work` at `priority`.
   public let operation:
@@ -52,7 +52,7 @@ public struct FireAndForget: Sendable {
   }
 }
 
-/// The key of ``TinyDependency/DependencyValues/fireAndForget``.
+/// The key of `\.fireAndForget`.
 enum FireAndForgetKey: DependencyKey {
   static let defaultValue = FireAndForget { priority, work in
     Task(priority: priority) { try await work() }

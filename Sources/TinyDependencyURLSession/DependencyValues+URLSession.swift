@@ -23,7 +23,7 @@
     }
   }
 
-  /// The key of ``TinyDependency/DependencyValues/urlSession``.
+  /// The key of `\.urlSession`.
   enum URLSessionKey: DependencyKey {
     static var defaultValue: URLSession { .shared }
     static var testValue: URLSession {
