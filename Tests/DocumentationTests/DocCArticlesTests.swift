@@ -18,6 +18,7 @@ struct DocCArticlesTests {
     "DocCExamples+Servers.swift",
     "DocCExamples+Testing.swift",
     "DocCExamples+Migrating.swift",
+    "DocCExamples+SwiftDependencies.swift",
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
   ]
