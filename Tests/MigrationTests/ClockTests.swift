@@ -3,6 +3,7 @@ import TinyDependency
 import TinyDependencyBuiltins
 
 // A feature that waits, as swift-dependencies' clock examples do.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 final class TimerModel {
   @Dependency(\.continuousClock) var clock
   var ticks = 0
@@ -17,6 +18,7 @@ final class TimerModel {
 
 @Suite("Clocks are written where a clock is expected, as in swift-clocks")
 struct ClockTests {
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func anImmediateClockWhereAClockIsExpected() async throws {
     let model = withDependencies {
       $0.continuousClock = .immediate
@@ -28,6 +30,7 @@ struct ClockTests {
     #expect(elapsed == .seconds(60))
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func theStandardClocksByName() {
     withDependencies {
       $0.continuousClock = .continuous
@@ -40,6 +43,7 @@ struct ClockTests {
     }
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func anyClockHidesTheClocksType() async throws {
     let clock = AnyClock(ImmediateClock())
     let start = clock.now
@@ -49,6 +53,7 @@ struct ClockTests {
     #expect(clocks.count == 2)
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func anUnimplementedClockInfersItsDuration() async throws {
     let clock = UnimplementedClock()
     let elapsed = LockIsolated(Duration.zero)

@@ -15,6 +15,7 @@ struct Item: Equatable, Identifiable {
   var createdAt: Date
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable
 final class ItemsModel {
   var items: [Item] = []
@@ -38,6 +39,7 @@ final class ItemsModel {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable
 final class WelcomeModel {
   var message: String?
@@ -53,6 +55,7 @@ final class WelcomeModel {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable
 final class TodosModel {
   var editTodo: EditTodoModel?
@@ -69,6 +72,7 @@ final class TodosModel {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable
 final class EditTodoModel {
   let todo: String
@@ -83,6 +87,7 @@ final class EditTodoModel {
 
 @Suite("swift-dependencies' own README and article examples run here")
 struct SwiftDependenciesArticleTests {
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   @Test(
     // 1️⃣ Override any dependencies that your feature uses.
     .dependencies {
@@ -108,6 +113,7 @@ struct SwiftDependenciesArticleTests {
     )
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   @Test(
     .dependencies {
       $0.continuousClock = .immediate
@@ -120,6 +126,7 @@ struct SwiftDependenciesArticleTests {
     #expect(model.message == "Welcome!")
   }
 
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   @Test func childModelsInheritTheirParentsDependencies() {
     let model = withDependencies {
       $0.apiClient = .mock

@@ -18,6 +18,7 @@ struct TraitAndWrapperTests {
     #expect(try await apiClient.fetchUser(1).name == "Blob")
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test(.dependencies { $0.continuousClock = TestClock() })
   func aDependencyIsReadAsTheTypeTheTestSet() async throws {
     @Dependency(\.continuousClock, as: TestClock<Duration>.self) var clock
@@ -34,6 +35,7 @@ struct TraitAndWrapperTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func readingAsAnotherTypeStopsWithTheFix() async {
       let result = await #expect(
         processExitsWith: .failure,
