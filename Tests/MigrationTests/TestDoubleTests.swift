@@ -14,6 +14,8 @@ struct NotesClient: Sendable {
   var delete: @Sendable (_ id: Int) async -> Void
   var format: @Sendable (String, Int, Bool, Double, Character) -> String
   var sync: @Sendable () throws -> Void
+  var search: @Sendable (_ query: String) async throws -> [String]
+  var title: @Sendable (_ id: Int) async -> String
 }
 
 extension NotesClient: TestDependencyKey {
@@ -23,7 +25,9 @@ extension NotesClient: TestDependencyKey {
     count: unimplemented("NotesClient.count", placeholder: 0),
     delete: unimplemented(),
     format: unimplemented("NotesClient.format", placeholder: "…"),
-    sync: unimplemented()
+    sync: unimplemented(),
+    search: unimplemented("NotesClient.search", placeholder: []),
+    title: unimplemented("NotesClient.title", placeholder: "Untitled")
   )
 }
 
@@ -57,6 +61,15 @@ struct TestDoubleTests {
       #expect(notes.format("a", 1, true, 2.5, "c") == "…")
     } matching: { issue in
       mentions(issue, "NotesClient.count") || mentions(issue, "NotesClient.format")
+    }
+  }
+
+  @Test func asyncEndpointsReturnTheirPlaceholders() async {
+    await withKnownIssue {
+      #expect((try? await notes.search("milk")) == [])
+      #expect(await notes.title(1) == "Untitled")
+    } matching: { issue in
+      mentions(issue, "NotesClient.search") || mentions(issue, "NotesClient.title")
     }
   }
 
