@@ -106,8 +106,9 @@ declared=$(
 
 # Pass 2: every use, checked against what encloses it.
 # shellcheck disable=SC2086
-awk -v declared="$declared" "$strip"'
+DECLARED="$declared" awk "$strip"'
   BEGIN {
+    declared = ENVIRON["DECLARED"]
     # The OS APIs by the macOS version that brought them (iOS, tvOS and watchOS alongside).
     apiCount = 0
     addAPI("(^|[^A-Za-z0-9_])(Clock|ContinuousClock|SuspendingClock|Duration|DurationProtocol|InstantProtocol)([^A-Za-z0-9_]|$)", 13, "Clock and Duration (macOS 13, iOS 16, tvOS 16, watchOS 9)")
