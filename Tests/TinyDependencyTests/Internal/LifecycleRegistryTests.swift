@@ -12,6 +12,7 @@ struct LifecycleRegistryTests {
     return values.storage.serial
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func aPreparedContainerThatGoesAwayLeavesNoLifecycle() async throws {
     var serials: [UInt64] = []
     for _ in 0..<50 { serials.append(try await prepareInThrowawayContainer()) }
