@@ -122,6 +122,39 @@ extension DependencyStorage {
     if let marked, marked !== target { marked.withdrawClaim(of: id, by: frame) }
   }
 
+  // MARK: - Merging a parent
+
+  /// Whether preparation or shutdown keeps state for this storage (`Lifecycle`).
+  var hasLifecycle: Bool {
+    state.lockedIfMade?.withLock { $0.hasLifecycle || !$0.retired.ids.isEmpty } ?? false
+  }
+
+  /// Keeps here the values `skipped`, the parent being merged, built that this storage would
+  /// share from it (as `lookAbove` decides), before it goes away. No other thread sees this
+  /// storage yet; keeping a value freezes it, so that the next change derives a new storage.
+  func inheritValues(of skipped: DependencyStorage) {
+    guard let entries = skipped.state.lockedIfMade?.withLock({ $0.entries.values }) else {
+      return
+    }
+    let changed = changedKeys
+    var usable: [BuiltValue] = []
+    for entry in entries {
+      guard case .built(let built) = entry else { continue }
+      if !changed.contains(built.key.id) && changed.isDisjoint(with: built.inputs)
+        && (built.hold != .escapedScope || changed.isEmpty)
+      {
+        usable.append(built)
+      }
+    }
+    guard !usable.isEmpty else { return }
+    // Frozen by `adopt`: a value kept here must not outlive a later change made in place.
+    state.withLock { state in
+      for built in usable where state.entries[built.key.id] == nil {
+        adopt(built, as: built.key.id, in: &state)
+      }
+    }
+  }
+
   // MARK: - Combining scopes
 
   /// The nearest storage that both `left` and `right` are or derive from, if any.
