@@ -183,12 +183,16 @@ extension DependencyStorage {
     if let path = values.frame?.cyclePath(reentering: frame.key, in: frame.context) {
       Diagnostics.stopWithCycle(path, reentering: [Key.self], recorder: recorder)
     }
-    var scoped = values
-    scoped.frame = frame
+    // Only the containers this build's code sees hold `binding`: one still held once the build
+    // ended was kept by the value (or by work it started), with this scope (`BuildBinding`).
+    var binding = BuildBinding(frame)
     let context = self.context
     let box: AnyBox = frame.runAsInnermost {
-      DependencyValues.boundLocal.withValue(scoped) { Key.boxedValue(for: context) }
+      var scoped = values
+      scoped.binding = binding
+      return DependencyValues.boundLocal.withValue(scoped) { Key.boxedValue(for: context) }
     }
+    if !isKnownUniquelyReferenced(&binding) { frame.noteCapture(.escapedScope) }
     let trace = frame.finish()
     if trace.fellBack && reportsLiveFallbacks && context == .test {
       Diagnostics.reportLiveFallback(of: Key.self, readFrom: values.frame)
