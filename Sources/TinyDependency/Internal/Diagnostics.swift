@@ -34,6 +34,29 @@ enum Diagnostics {
     fatalError(message)
   }
 
+  /// How many builds a thread runs inside one another before each new one checks the stack
+  /// left: below it, no chain comes near the end of any thread's stack.
+  static let stackCheckDepth = 16
+
+  /// Stops a build that starts with the calling thread's stack nearly used up by the builds
+  /// running inside one another (`frame` the innermost), naming where the chain starts: the
+  /// next levels could overflow the stack, which ends the process with no message at all.
+  /// Only the outermost keys are named: deep in such a chain, a key's name can be too long to
+  /// print with the stack that is left (generic keys nested a thousand levels).
+  static func stopWithNestingTooDeep(_ frame: BuildFrame) -> Never {
+    let head = frame.outermostOnThread(3).map(\.keyName)
+    let message = """
+      TinyDependency: \(frame.depthOnThread) builds nested inside one another on this thread \
+      have nearly used up its stack, building in the \(frame.context) context: \
+      \(head.joined(separator: " -> ")) -> … No key repeats, so it is \
+      not a cycle, but the next levels could overflow the stack. Fix: build fewer values \
+      inside one another (read a dependency lazily, inside a method, not while the value is \
+      built), or read the outermost key on a thread with a larger stack.
+      """
+    SystemInterface.writeToStandardError(message)
+    fatalError(message)
+  }
+
   /// How long a read waits for a build on another thread before it warns that the two may be
   /// waiting for each other. The wait goes on: a build may take as long as it takes.
   static let handOffWarningDelay = 5.0
