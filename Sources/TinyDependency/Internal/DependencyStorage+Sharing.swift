@@ -37,7 +37,8 @@ extension DependencyStorage {
         && (built.hold != .escapedScope || changed.isEmpty):
         return .share(built)
       case .building(let builder)?:
-        // This thread's own build of the key, read again in a scope below it: build anew here.
+        // This thread's own build of the key, read again in a scope below it: not a wait (it
+        // would wait for itself); the build here stops as the cycle it is (`build`).
         guard BuildFrame.threadStack(downTo: builder) == nil else { return .build(highest: nil) }
         guard !builder.hasRead(anyOf: changed) else {
           announcing = false
@@ -129,14 +130,10 @@ extension DependencyStorage {
     state.lockedIfMade?.withLock { $0.hasLifecycle || !$0.retired.ids.isEmpty } ?? false
   }
 
-  /// Keeps here the values `skipped`, the parent being merged, built that this storage would
-  /// share from it (as `lookAbove` decides), before it goes away. No other thread sees this
-  /// storage yet; keeping a value freezes it, so that the next change derives a new storage.
-  func inheritValues(of skipped: DependencyStorage) {
-    guard let entries = skipped.state.lockedIfMade?.withLock({ $0.entries.values }) else {
-      return
-    }
-    let changed = changedKeys
+  /// The values built here that a storage below, which changed `changed` since, would share
+  /// from here (as `lookAbove` decides): what it keeps when it merges this storage into itself.
+  func valuesToShare(below changed: KeySet) -> [BuiltValue] {
+    guard let entries = state.lockedIfMade?.withLock({ $0.entries.values }) else { return [] }
     var usable: [BuiltValue] = []
     for entry in entries {
       guard case .built(let built) = entry else { continue }
@@ -146,10 +143,15 @@ extension DependencyStorage {
         usable.append(built)
       }
     }
-    guard !usable.isEmpty else { return }
-    // Frozen by `adopt`: a value kept here must not outlive a later change made in place.
+    return usable
+  }
+
+  /// Keeps `values`, taken from the parents this storage merged into itself (nearest first),
+  /// before anything reads it. No other thread sees this storage yet; keeping a value freezes
+  /// it, so that the next change derives a new storage rather than outdating the value.
+  func keepInherited(_ values: [BuiltValue]) {
     state.withLock { state in
-      for built in usable where state.entries[built.key.id] == nil {
+      for built in values where state.entries[built.key.id] == nil {
         adopt(built, as: built.key.id, in: &state)
       }
     }

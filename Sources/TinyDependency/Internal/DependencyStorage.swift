@@ -237,26 +237,26 @@ final class DependencyStorage: @unchecked Sendable {
 
   /// Derives from the nearest ancestor that something else still refers to: a parent that
   /// nothing but this storage references is merged into it. Keeping it would let a container
-  /// variable that is set and bound over and over grow a chain of every value it ever had, one
-  /// storage a round, which a first read then walks (whatever keys the rounds set: two keys set
-  /// in turn must not grow it either).
+  /// variable set and bound over and over (whatever keys each round sets) grow a chain of every
+  /// storage it ever had, which a first read then walks.
   ///
   /// Merging keeps what the parent told: its overrides are already this storage's (a derived
-  /// storage starts from its parent's), its changed keys become this storage's too, and the
-  /// values it built that this storage would have shared from it (they read no key changed
-  /// here) are kept here. A parent that anything else references (a bound scope, a copy, an
-  /// object that captured it) stays: it orders this storage's overrides after its own. So does
-  /// one that chose its context, or holds prepared or shut-down values, unless this storage
-  /// overrides everything it changed.
+  /// storage starts from its parent's), its changed keys become this storage's, and the values
+  /// this storage would have shared from it are kept here. A parent that anything else
+  /// references (a bound scope, a copy, an object that captured it) stays: it orders this
+  /// storage's overrides after its own. So does one that chose its context, or holds prepared
+  /// or shut-down values, unless this storage overrides everything it changed.
   private func skipOverwrittenParents() {
+    var inherited: [BuiltValue] = []
     while isKnownUniquelyReferenced(&parent), let skipped = parent, let above = skipped.parent,
       !skipped.choosesContext,
       skipped.changedKeys.isSubset(of: changedKeys) || !skipped.hasLifecycle
     {
-      inheritValues(of: skipped)
+      inherited += skipped.valuesToShare(below: changedKeys)
       changedKeys.formUnion(skipped.changedKeys)
       parent = above
     }
+    if !inherited.isEmpty { keepInherited(inherited) }
   }
 
   // MARK: - Reading
