@@ -63,7 +63,7 @@ extension DependencyValues {
 
 /// The key of ``DependencyValues/date``.
 @usableFromInline
-enum DateGeneratorKey: DependencyKey {
+enum DateGeneratorKey: DependencyKey, _ReportsItsOwnUses {
   @usableFromInline static var defaultValue: DateGenerator { DateGenerator { Date() } }
   @usableFromInline static var previewValue: DateGenerator { defaultValue }
   @usableFromInline static var testValue: DateGenerator {

@@ -32,7 +32,7 @@ extension DependencyValues {
 }
 
 /// The key of ``DependencyValues/calendar``.
-enum CalendarKey: DependencyKey {
+enum CalendarKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: Calendar { .autoupdatingCurrent }
   static var previewValue: Calendar { defaultValue }
   static var testValue: Calendar {
@@ -50,7 +50,7 @@ enum CalendarKey: DependencyKey {
 }
 
 /// The key of ``DependencyValues/locale``.
-enum LocaleKey: DependencyKey {
+enum LocaleKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: Locale { .autoupdatingCurrent }
   static var previewValue: Locale { defaultValue }
   static var testValue: Locale {
@@ -65,7 +65,7 @@ enum LocaleKey: DependencyKey {
 }
 
 /// The key of ``DependencyValues/timeZone``.
-enum TimeZoneKey: DependencyKey {
+enum TimeZoneKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: TimeZone { .autoupdatingCurrent }
   static var previewValue: TimeZone { defaultValue }
   static var testValue: TimeZone {

@@ -85,7 +85,7 @@ extension DependencyValues {
 }
 
 /// The key of ``DependencyValues/uuid``.
-enum UUIDGeneratorKey: DependencyKey {
+enum UUIDGeneratorKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: UUIDGenerator { UUIDGenerator { UUID() } }
   static var previewValue: UUIDGenerator { defaultValue }
   static var testValue: UUIDGenerator {

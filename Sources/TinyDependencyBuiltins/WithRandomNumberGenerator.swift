@@ -123,7 +123,7 @@ extension DependencyValues {
 }
 
 /// The key of ``DependencyValues/withRandomNumberGenerator``.
-enum WithRandomNumberGeneratorKey: DependencyKey {
+enum WithRandomNumberGeneratorKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: WithRandomNumberGenerator { .system }
   static var previewValue: WithRandomNumberGenerator { defaultValue }
   static var testValue: WithRandomNumberGenerator {
