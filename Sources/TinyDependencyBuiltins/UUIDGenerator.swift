@@ -37,20 +37,16 @@ public struct UUIDGenerator: Sendable {
     Self { uuid }
   }
 
-  /// A generator of `UUID(0)`, `UUID(1)`, `UUID(2)`, …, counting separately in each container.
+  /// A generator of `UUID(0)`, `UUID(1)`, `UUID(2)`, …; each value counts on its own.
   ///
-  /// Each container that uses the generator (each test case, under the traits of
-  /// TinyDependencyTesting) starts at `UUID(0)`, even when one generator value is shared, as by
-  /// `@Suite(.dependency(\.uuid, .incrementing))`. The count belongs to the container that is
-  /// current when `uuid()` is called: a `Task.detached` or a callback outside the test's scope
-  /// counts in the process-wide container unless it carries the scope with
-  /// `withEscapedDependencies`.
+  /// The count belongs to the value, wherever it is called: an object made in a test that
+  /// calls it from a `Task.detached` or a Dispatch callback continues the test's sequence. The
+  /// traits of TinyDependencyTesting evaluate `.incrementing` anew for each test case, as in
+  /// `@Suite(.dependency(\.uuid, .incrementing))`, so each starts at `UUID(0)`; one value set
+  /// on two containers shares one count.
   public static var incrementing: Self {
-    let owner = IncrementingOwner()
-    return Self {
-      let counter = ContainerState.current.state(for: owner) { Counter() }
-      return UUID(counter.next())
-    }
+    let counter = Counter()
+    return Self { UUID(counter.next()) }
   }
 
   /// Returns a UUID.
@@ -60,9 +56,6 @@ public struct UUIDGenerator: Sendable {
     generate()
   }
 }
-
-/// Names the per-container state of one ``UUIDGenerator/incrementing`` value.
-private final class IncrementingOwner: Sendable {}
 
 /// A counter from 0; `@unchecked Sendable`: its value is guarded by its lock.
 private final class Counter: @unchecked Sendable {

@@ -18,10 +18,11 @@ public import TinyDependency
 /// func rollsAreReproducible() { … }
 /// ```
 ///
-/// Such a generator's state belongs to each container that uses it: every test case (under the
-/// traits of TinyDependencyTesting) starts from the generator as it was given, even when one value
-/// is shared by many tests. Calls from several tasks of one test share one sequence; their
-/// order decides who gets which numbers.
+/// Such a generator's state belongs to the value: calls from a `Task.detached` or a Dispatch
+/// callback continue the sequence of the test that set it. The traits of TinyDependencyTesting
+/// evaluate `.seeded(42)` anew for each test case, so every case starts from the seed; one value
+/// set on two containers shares one sequence. Calls from several tasks share one sequence too;
+/// their order decides who gets which numbers.
 ///
 /// The test value fails loudly: each call records an issue naming `\.withRandomNumberGenerator`
 /// and lends a placeholder, `SeededRandomNumberGenerator(seed: 0)`, fresh in each container.
@@ -33,16 +34,16 @@ public struct WithRandomNumberGenerator: Sendable {
 
   private enum Source: Sendable {
     case system
-    case shared(GeneratorOwner)
-    /// The test value: records an issue, then lends the owner's generator.
-    case placeholder(GeneratorOwner)
+    case shared(GeneratorState)
+    /// The test value: records an issue, then lends its generator.
+    case placeholder(GeneratorState)
   }
 
-  /// Creates a dependency that lends `generator`, copied afresh for each container.
+  /// Creates a dependency that lends `generator`; the dependency keeps its state.
   ///
-  /// - Parameter generator: The generator as each container first sees it.
+  /// - Parameter generator: The generator, as the first call sees it.
   public init(_ generator: some RandomNumberGenerator & Sendable) {
-    source = .shared(GeneratorOwner(generator))
+    source = .shared(GeneratorState(generator))
   }
 
   private init(source: Source) {
@@ -62,7 +63,7 @@ public struct WithRandomNumberGenerator: Sendable {
 
   /// The test value: fails loudly, then lends `SeededRandomNumberGenerator(seed: 0)`.
   static var placeholder: Self {
-    Self(source: .placeholder(GeneratorOwner(SeededRandomNumberGenerator(seed: 0))))
+    Self(source: .placeholder(GeneratorState(SeededRandomNumberGenerator(seed: 0))))
   }
 
   /// Runs `work` with the generator.
@@ -77,7 +78,7 @@ public struct WithRandomNumberGenerator: Sendable {
     case .system:
       var generator: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
       return try work(&generator)
-    case .shared(let owner), .placeholder(let owner):
+    case .shared(let state), .placeholder(let state):
       if case .placeholder = source {
         Placeholder.report(
           "withRandomNumberGenerator",
@@ -85,26 +86,19 @@ public struct WithRandomNumberGenerator: Sendable {
           fix: "`$0.withRandomNumberGenerator = .seeded(42)`"
         )
       }
-      let state = ContainerState.current.state(for: owner) { GeneratorState(owner.initial) }
       var generator: any RandomNumberGenerator & Sendable = LockedDraw(state: state)
       return try work(&generator)
     }
   }
 }
 
-/// Names the per-container state of one generator value and keeps its initial generator.
-private final class GeneratorOwner: Sendable {
-  let initial: any RandomNumberGenerator & Sendable
-  init(_ initial: any RandomNumberGenerator & Sendable) { self.initial = initial }
-}
-
-/// One container's generator; `@unchecked Sendable`: it is guarded by its lock.
+/// The generator of one value; `@unchecked Sendable`: it is guarded by its lock.
 private final class GeneratorState: @unchecked Sendable {
   let generator: Locked<any RandomNumberGenerator & Sendable>
   init(_ initial: any RandomNumberGenerator & Sendable) { generator = Locked(initial) }
 }
 
-/// Draws each number from a container's generator with its lock held for that draw only.
+/// Draws each number from a value's generator with its lock held for that draw only.
 private struct LockedDraw: RandomNumberGenerator, Sendable {
   let state: GeneratorState
 
