@@ -48,6 +48,10 @@ enum IssueRouter: _DependencyIssueRouting, _DependencyTestRootProviding {
     TestRootRegistry.currentRoot()
   }
 
+  static func replaceCurrentTestRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool {
+    TestRootRegistry.replaceCurrentRoot(old, with: new)
+  }
+
   static func currentTestName() -> String? {
     if let test = Test.current { return test.name }
     return (XCTestScopes.current?.testCase ?? TestRootRegistry.currentTestCase)?.name

@@ -123,6 +123,26 @@ enum TestRootRegistry {
     return xcTest?.values
   }
 
+  /// Replaces the running test's root, `old`, with `new`; false when `old` is not its root.
+  static func replaceCurrentRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool {
+    guard currentRoot()?.isSameContainer(as: old) == true else { return false }
+    lock.lock()
+    defer { lock.unlock() }
+    if let test = Test.current {
+      let testCase = Test.Case.current
+      let key = CaseKey(test: test.id, testCase: testCase.flatMap(identity(of:)))
+      guard roots[key]?.isSameContainer(as: old) == true else { return false }
+      roots[key] = new
+      if let fast = FastKey(test, testCase) {
+        fastRoots[fast] = FastEntry(values: new, testCase: testCase)
+      }
+      return true
+    }
+    guard let root = xcTest, root.values.isSameContainer(as: old) else { return false }
+    xcTest = XCTestRoot(testCase: root.testCase, values: new)
+    return true
+  }
+
   /// The XCTest test method that is running, if any.
   static var currentTestCase: XCTestCase? {
     if Test.current == nil { registerObserverOnTheMainThread() }

@@ -23,6 +23,10 @@ public protocol _DependencyTestRootProviding {
   /// Reports a read made through a test's container after that test ended; returns whether it
   /// was recorded by a test (it goes to standard error otherwise).
   static func reportLateRead(_ message: String, strict: Bool) -> Bool
+
+  /// Replaces the running test's root, `old`, with `new`, for a `prepareDependencies` that
+  /// chose a context; returns false when `old` is not the root it keeps for the test.
+  static func replaceCurrentTestRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool
 }
 
 /// The per-test roots seen from the core: where a read with nothing bound goes.
@@ -59,6 +63,11 @@ extension DependencyValues {
 
   /// The test this container belongs to, if any.
   package var testScope: TestScope? { storage.testScope }
+
+  /// Whether this container and `other` are the same, not copies that diverged.
+  package func isSameContainer(as other: DependencyValues) -> Bool {
+    storage === other.storage
+  }
 }
 
 /// The life of one test's containers: which test they belong to, whether it ended, and which
@@ -124,6 +133,9 @@ package final class TestScope: Sendable {
   }
 
   private let state: Locked<State>
+
+  /// What `prepareDependencies` prepared in the test: once per test.
+  let preparation = PreparedRoot()
 
   /// Creates the scope of a test named `name`.
   package init(name: String, strict: Bool) {
