@@ -36,6 +36,14 @@ package enum IssueReporter {
   /// `@TaskLocal` macro.
   package static let applyingOverrides = TaskLocal<Bool>(wrappedValue: false)
 
+  /// Whether a test trait is writing a value through a key path on this task, as in
+  /// `.dependency(\.date.now, …)`: the write reads the last property first, which calls a
+  /// built-in's placeholder without the test using it.
+  package static var isWritingThroughKeyPath: Bool { writingThroughKeyPath.get() }
+
+  /// The task-local behind ``isWritingThroughKeyPath``.
+  package static let writingThroughKeyPath = TaskLocal<Bool>(wrappedValue: false)
+
   /// The test whose traits are applying their overrides on this task: strict mode's reports of
   /// live fallbacks built meanwhile wait there until strict mode is known.
   package static let deferringFallbacks = TaskLocal<TestScope?>(wrappedValue: nil)

@@ -37,7 +37,7 @@ enum CalendarKey: DependencyKey, _ReportsItsOwnUses {
   static var previewValue: Calendar { defaultValue }
   static var testValue: Calendar {
     noteTestValueIsPlaceholder()
-    Placeholder.report(
+    Placeholder.reportBuild(
       "calendar",
       returned: "the Gregorian calendar in UTC with the en_US_POSIX locale",
       fix: "`$0.calendar = Calendar(identifier: .gregorian)`"
@@ -55,7 +55,7 @@ enum LocaleKey: DependencyKey, _ReportsItsOwnUses {
   static var previewValue: Locale { defaultValue }
   static var testValue: Locale {
     noteTestValueIsPlaceholder()
-    Placeholder.report(
+    Placeholder.reportBuild(
       "locale",
       returned: "Locale(identifier: \"en_US_POSIX\")",
       fix: "`$0.locale = Locale(identifier: \"en_US\")`"
@@ -70,7 +70,7 @@ enum TimeZoneKey: DependencyKey, _ReportsItsOwnUses {
   static var previewValue: TimeZone { defaultValue }
   static var testValue: TimeZone {
     noteTestValueIsPlaceholder()
-    Placeholder.report(
+    Placeholder.reportBuild(
       "timeZone",
       returned: "UTC",
       fix: "`$0.timeZone = TimeZone(identifier: \"Europe/Paris\")!`"
