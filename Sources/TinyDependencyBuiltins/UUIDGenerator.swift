@@ -21,12 +21,21 @@ public import TinyDependency
 /// `00000000-0000-0000-0000-000000000000`. Previews use the live value.
 public struct UUIDGenerator: Sendable {
   private let generate: @Sendable () -> UUID
+  /// Whether this is the test value's placeholder, which reports each call where it is made.
+  private var isPlaceholder = false
 
   /// Creates a generator that calls `generate` for every UUID.
   ///
   /// - Parameter generate: Returns a UUID.
   public init(_ generate: @escaping @Sendable () -> UUID) {
     self.generate = generate
+  }
+
+  /// The test value: each call records an issue at the call and returns `UUID(0)`.
+  static var placeholder: Self {
+    var made = Self { UUID(0) }
+    made.isPlaceholder = true
+    return made
   }
 
   /// A generator that always returns `uuid`.
@@ -51,9 +60,27 @@ public struct UUIDGenerator: Sendable {
 
   /// Returns a UUID.
   ///
+  /// - Parameters:
+  ///   - fileID: The file ID of the caller, where the placeholder's issue is recorded.
+  ///   - filePath: The file path of the caller.
+  ///   - line: The line of the caller.
+  ///   - column: The column of the caller.
   /// - Returns: The UUID.
-  public func callAsFunction() -> UUID {
-    generate()
+  public func callAsFunction(
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column
+  ) -> UUID {
+    if isPlaceholder {
+      Placeholder.report(
+        "uuid",
+        returned: "UUID(0)",
+        fix: "`$0.uuid = .incrementing` or `$0.uuid = .constant(UUID(0))`",
+        at: .init(fileID: fileID, filePath: filePath, line: line, column: column)
+      )
+    }
+    return generate()
   }
 }
 
@@ -83,13 +110,6 @@ enum UUIDGeneratorKey: DependencyKey, _ReportsItsOwnUses {
   static var previewValue: UUIDGenerator { defaultValue }
   static var testValue: UUIDGenerator {
     noteTestValueIsPlaceholder()
-    return UUIDGenerator {
-      Placeholder.report(
-        "uuid",
-        returned: "UUID(0)",
-        fix: "`$0.uuid = .incrementing` or `$0.uuid = .constant(UUID(0))`"
-      )
-      return UUID(0)
-    }
+    return .placeholder
   }
 }

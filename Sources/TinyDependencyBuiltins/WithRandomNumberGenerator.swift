@@ -68,10 +68,19 @@ public struct WithRandomNumberGenerator: Sendable {
 
   /// Runs `work` with the generator.
   ///
-  /// - Parameter work: Draws random values from the generator it is given.
+  /// - Parameters:
+  ///   - fileID: The file ID of the caller, where the placeholder's issue is recorded.
+  ///   - filePath: The file path of the caller.
+  ///   - line: The line of the caller.
+  ///   - column: The column of the caller.
+  ///   - work: Draws random values from the generator it is given.
   /// - Returns: What `work` returns.
   /// - Throws: What `work` throws.
   public func callAsFunction<R>(
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column,
     _ work: (inout any RandomNumberGenerator & Sendable) throws -> R
   ) rethrows -> R {
     switch source {
@@ -83,7 +92,8 @@ public struct WithRandomNumberGenerator: Sendable {
         Placeholder.report(
           "withRandomNumberGenerator",
           returned: "a SeededRandomNumberGenerator(seed: 0)",
-          fix: "`$0.withRandomNumberGenerator = .seeded(42)`"
+          fix: "`$0.withRandomNumberGenerator = .seeded(42)`",
+          at: .init(fileID: fileID, filePath: filePath, line: line, column: column)
         )
       }
       var generator: any RandomNumberGenerator & Sendable = LockedDraw(state: state)
