@@ -86,8 +86,9 @@ public struct DependencyValues: Sendable {
       return resolve(key, id: id)
     }
     set {
-      setOverride(linking: Box(newValue), for: ObjectIdentifier(key))
-      noteOverride(key)
+      let box = Box(newValue)
+      noteOverride(key, box: box)
+      setOverride(linking: box, for: ObjectIdentifier(key))
     }
   }
 
@@ -95,18 +96,20 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, id: ObjectIdentifier) -> Key.Value {
     if let box = storage.overrides[id] {
-      storage.testScope?.noteRead(key, isOverride: true)
+      storage.testScope?.noteRead(key, override: box)
       frame?.record(Key.self, inputs: [])
       return box.unbox(as: Key.Value.self)
     }
-    storage.testScope?.noteRead(key, isOverride: false)
+    storage.testScope?.noteRead(key, override: nil)
     return storage.value(for: key, id: id, in: self)
   }
 
-  /// Tells the test this container belongs to that `Key` was overridden.
+  /// Tells the test this container belongs to that `Key` is about to be overridden with
+  /// `box`, over the override the container sees now, if any.
   @usableFromInline
-  func noteOverride<Key: DependencyKey>(_ key: Key.Type) {
-    storage.testScope?.noteOverride(key)
+  func noteOverride<Key: DependencyKey>(_ key: Key.Type, box: AnyBox) {
+    guard let scope = storage.testScope else { return }
+    scope.noteOverride(key, box: box, replacing: storage.overrides[ObjectIdentifier(key)])
   }
 
   /// Overrides `id` with a copy of `box`, which may be shared.
@@ -135,14 +138,6 @@ public struct DependencyValues: Sendable {
       prepareToMutate()
       storage.choose(newValue)
     }
-  }
-
-  /// Makes this container build every value anew from here on, keeping what was set on it:
-  /// values built so far are not reused. Strict mode starts a test this way, so that a live
-  /// fallback built while traits set their values is built, and reported, again.
-  package mutating func rebuildValues() {
-    prepareToMutate()
-    storage.choose(storage.context)
   }
 
   /// Gives this container a storage of its own before it changes, unless it already has one

@@ -27,13 +27,44 @@ package enum IssueReporter {
   nonisolated(unsafe) package static let router: (any DependencyIssueRouting.Type)? =
     _typeByName(routerName) as? any DependencyIssueRouting.Type
 
-  /// Whether a test trait is applying its overrides on this task. A key-path write reads the
-  /// property first; that read is the trait's, so placeholders that report reads stay quiet.
+  /// Whether overrides are being applied on this task: a test trait's or helper's `update`, or
+  /// a `withDependencies` update in the test context. A key-path write reads the property first;
+  /// the built-ins' placeholders built by that read stay quiet.
   package static var isApplyingOverrides: Bool { applyingOverrides.get() }
 
   /// The task-local behind ``isApplyingOverrides``, spelled out rather than with the
   /// `@TaskLocal` macro.
   package static let applyingOverrides = TaskLocal<Bool>(wrappedValue: false)
+
+  /// Whether a test trait is writing a value through a key path on this task, as in
+  /// `.dependency(\.date.now, …)`: the write reads the last property first, which calls a
+  /// built-in's placeholder without the test using it.
+  package static var isWritingThroughKeyPath: Bool { writingThroughKeyPath.get() }
+
+  /// The task-local behind ``isWritingThroughKeyPath``.
+  package static let writingThroughKeyPath = TaskLocal<Bool>(wrappedValue: false)
+
+  /// The test whose traits are applying their overrides on this task: strict mode's reports of
+  /// live fallbacks built meanwhile wait there until strict mode is known.
+  package static let deferringFallbacks = TaskLocal<TestScope?>(wrappedValue: nil)
+
+  /// Strict mode's report that `key`'s test value fell back to its live default, read while
+  /// building `readers` (outermost first). A key whose test value is a placeholder that
+  /// reports its own uses (a built-in's) is not reported here: its uses are.
+  static func reportLiveFallback(
+    of key: any DependencyKey.Type,
+    readers: [ObjectIdentifier],
+    message: String
+  ) {
+    if key is any _ReportsItsOwnUses.Type { return }
+    if let scope = deferringFallbacks.get() {
+      scope.deferFallback(
+        DeferredFallback(keys: [ObjectIdentifier(key)] + readers, message: message)
+      )
+      return
+    }
+    report(message)
+  }
 
   /// Reports a problem to the running test, or to standard error outside tests.
   package static func report(
@@ -51,3 +82,9 @@ package enum IssueReporter {
     SystemInterface.writeToStandardError("TinyDependency: " + message)
   }
 }
+
+/// A key whose test value is a placeholder that reports each use itself, naming the
+/// dependency's key path and the override to write: strict mode does not also report it as a
+/// live fallback. For TinyDependencyBuiltins' keys; underscored: not for use outside the
+/// package.
+package protocol _ReportsItsOwnUses {}

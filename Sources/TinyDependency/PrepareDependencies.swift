@@ -1,4 +1,5 @@
-/// Sets values on the process-wide root container, once, at launch.
+/// Sets values on the process-wide root container, once, at launch; inside a running test, on
+/// that test's root, once per test.
 ///
 /// The root is the container that is current outside any
 /// ``withDependencies(_:operation:)-((DependencyValues)->Void,_)`` scope: what Dispatch, detached
@@ -20,6 +21,11 @@
 /// Every scope derived from the root sees the values, unless it overrides them. Explicit
 /// containers (``DependencyValues/init(context:)``) and the containers of tests do not.
 ///
+/// Called inside a running test (with TinyDependencyTesting linked), it prepares that test's
+/// root instead (or the scope in the test that chose a context of its own, such as one made
+/// with `withDependencies { $0.context = .live }`), so tests never see each other's values and
+/// the process root is left alone; each test may call it once.
+///
 /// A value already handed out never changes. A key that the root already built or read, or that
 /// a value it built read, or that an earlier call prepared, keeps its value; the call reports it
 /// (in a test, as an issue; otherwise on standard error) with this call's site, the first
@@ -29,16 +35,17 @@
 ///
 /// `update` runs on a fresh container built for the root's context: a read there (such as
 /// `$0.api.baseURL = …`, which reads `api` first) builds the value in that container, not in
-/// the root. Setting `context` has no effect on the root; use `TINY_DEPENDENCY_CONTEXT`.
-/// Transient keys have no value to prepare and are reported.
+/// the root. Setting `context` is honoured only by a test's own root, before it built anything
+/// and while no scope is bound; otherwise it is reported (use `TINY_DEPENDENCY_CONTEXT` for the
+/// process root). Transient keys have no value to prepare and are reported.
 ///
 /// - Parameters:
 ///   - fileID: The call's file, for the report of a later call.
 ///   - filePath: The call's file path, for a test issue.
 ///   - line: The call's line.
 ///   - column: The call's column.
-///   - update: Sets the values; what it returns is returned.
-/// - Returns: The value `update` returns.
+///   - update: Sets the values.
+/// - Returns: What `update` returns.
 /// - Throws: What `update` throws; then nothing is applied.
 @discardableResult
 public func prepareDependencies<R>(
@@ -49,13 +56,136 @@ public func prepareDependencies<R>(
   _ update: (inout DependencyValues) throws -> R
 ) rethrows -> R {
   let site = PreparedRoot.CallSite(fileID: fileID, line: line)
-  let root = DependencyValues.processRoot.storage
-  var result: R?
-  if let message = try PreparedRoot.process.prepare(root, at: site, { result = try update(&$0) }) {
+  let target = PreparationTarget.current()
+  var values = DependencyValues(context: target.storage.context)
+  let result =
+    target.isTest
+    ? try IssueReporter.applyingOverrides.withValue(true) { try update(&values) }
+    : try update(&values)
+  var messages: [String] = []
+  var storage = target.storage
+  if values.context != storage.context {
+    if let honoured = target.choose(values.context) {
+      storage = honoured
+    } else {
+      messages.append(target.contextMessage(values.context, at: site))
+    }
+  }
+  let changes = PreparedRoot.changes(in: values)
+  let outcome = target.registry.apply(changes, to: storage, at: site)
+  if let message = outcome.message(at: site, context: storage.context) {
+    messages.append(message)
+  }
+  for message in messages {
     IssueReporter.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
-  // `prepare` runs `update` exactly once, or throws what it threw.
-  return result!
+  return result
+}
+
+/// Where a call of `prepareDependencies` applies its values: the process root, or the root of
+/// the running test.
+struct PreparationTarget {
+  /// The storage the values go in.
+  let storage: DependencyStorage
+  /// What earlier calls prepared there: once per process, or once per test.
+  let registry: PreparedRoot
+  /// Whether the call runs inside a test.
+  let isTest: Bool
+  /// The test root that TinyDependencyTesting keeps, when reads with nothing bound go to it and
+  /// it is `storage`: then a context can be honoured by replacing it.
+  let replaceable: DependencyValues?
+
+  /// Registries of test roots that have no test scope of their own to keep theirs, by root.
+  private static let registries = Locked<[ObjectIdentifier: (DependencyStorage, PreparedRoot)]>(
+    [:]
+  )
+
+  /// The target of a call made now.
+  static func current() -> Self {
+    let process = Self(
+      storage: DependencyValues.processRoot.storage,
+      registry: .process,
+      isTest: false,
+      replaceable: nil
+    )
+    guard let provider = TestRoots.provider, provider.currentTestName() != nil else {
+      return process
+    }
+    let bound = DependencyValues.bound
+    let current = bound ?? DependencyValues.current
+    // The nearest storage that chose its context, or the root: values prepared there reach
+    // the current scope.
+    var node = current.storage
+    var target: DependencyStorage?
+    while true {
+      if target == nil && (node.choosesContext || node.parent == nil) { target = node }
+      guard let parent = node.parent else { break }
+      node = parent
+    }
+    guard !node.isProcessRoot, let target else { return process }
+    let registry: PreparedRoot
+    if let scope = node.testScope {
+      registry = scope.preparation
+    } else {
+      registry = registries.withLock { registries in
+        if let found = registries[ObjectIdentifier(node)] { return found.1 }
+        let made = PreparedRoot()
+        registries[ObjectIdentifier(node)] = (node, made)
+        return made
+      }
+    }
+    return Self(
+      storage: target,
+      registry: registry,
+      isTest: true,
+      replaceable: bound == nil && target === current.storage ? current : nil
+    )
+  }
+
+  /// Makes the test's root build for `context`, by replacing it, if nothing was built in it
+  /// yet; returns the new root's storage, or nil when the context cannot be honoured.
+  func choose(_ context: DependencyContext) -> DependencyStorage? {
+    guard let replaceable, let provider = TestRoots.provider,
+      storage.state.withLock({ $0.entries.values.isEmpty })
+    else { return nil }
+    let made =
+      if let scope = storage.testScope {
+        DependencyValues(context: context, testScope: scope)
+      } else {
+        DependencyValues(context: context)
+      }
+    guard provider.replaceCurrentTestRoot(replaceable, with: made) else { return nil }
+    if storage.testScope == nil {
+      Self.registries.withLock { $0[ObjectIdentifier(made.storage)] = (made.storage, registry) }
+    }
+    return made.storage
+  }
+
+  /// The report of a context that the call set and that its target cannot take.
+  func contextMessage(_ context: DependencyContext, at site: PreparedRoot.CallSite) -> String {
+    let why =
+      isTest
+      ? "the test's container builds for \(storage.context): a trait, helper or scope chose "
+        + "it, or it built values already. Set the context with `withDependencies { "
+        + "$0.context = .\(context) }` around the work, or in the trait's closure."
+      : "the process root builds for the detected context, \(storage.context). Set "
+        + "TINY_DEPENDENCY_CONTEXT=\(context) in the environment instead."
+    return "prepareDependencies at \(site) set the context to \(context), which was not applied: "
+      + why
+  }
+}
+
+extension PreparedRoot {
+  /// The values `values` set, sorted by key name; asked of the keys before any lock is taken.
+  static func changes(in values: DependencyValues) -> [Change] {
+    let overrides = values.storage.overrides
+    return values.storage.changedKeys.compactMap { id -> Change? in
+      guard let box = overrides[id] else { return nil }
+      let key = KeyType(identifiedBy: id)
+      return Change(key: key, box: box, isTransient: key.type.lifetime == .transient)
+    }
+    .sorted { $0.key.name < $1.key.name }
+  }
 }
 
 extension DependencyValues {

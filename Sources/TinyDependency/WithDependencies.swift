@@ -22,7 +22,12 @@ public func withDependencies<R>(
   operation: () throws -> R
 ) rethrows -> R {
   var values = DependencyValues.current
-  try update(&values)
+  if values.context == .test {
+    // A key-path write reads the property first: the built-ins' placeholders stay quiet.
+    try IssueReporter.applyingOverrides.withValue(true) { try update(&values) }
+  } else {
+    try update(&values)
+  }
   return try values.bind(operation)
 }
 
@@ -52,7 +57,16 @@ public func withDependencies<R>(
   operation: () async throws -> R
 ) async rethrows -> R {
   var values = DependencyValues.current
-  try await update(&values)
+  if values.context == .test {
+    // A key-path write reads the property first: the built-ins' placeholders stay quiet.
+    try await IssueReporter.applyingOverrides.withValue(
+      true,
+      operation: { try await update(&values) },
+      isolation: isolation
+    )
+  } else {
+    try await update(&values)
+  }
   return try await values.bind(isolation: isolation, operation)
 }
 

@@ -41,7 +41,8 @@ public func withPreparedDependencies<R>(
   try await update(&values)
   // A storage of its own, so that what is prepared here is this scope's to shut down, and not
   // frozen yet by a read in `update`.
-  values[OwnScopeKey.self] = true
+  // Set without the public setter: a test's scope must not count it as the user's override.
+  values.setOverride(linking: Box(true), for: ObjectIdentifier(OwnScopeKey.self))
   values.storage.markPreparedHere(keys)
   let scope = values
   let result: Result<R, any Error>

@@ -22,12 +22,33 @@ public import TinyDependency
 public struct DateGenerator: Sendable {
   @usableFromInline
   var generate: @Sendable () -> Date
+  /// Whether this is the test value's placeholder, which reports each use.
+  @usableFromInline
+  var isPlaceholder = false
 
   /// Creates a generator that calls `generate` for every date.
   ///
   /// - Parameter generate: Returns the current date.
   public init(_ generate: @escaping @Sendable () -> Date) {
     self.generate = generate
+  }
+
+  /// The test value: each use records an issue and returns the reference date.
+  static var placeholder: Self {
+    var made = Self { Date(timeIntervalSinceReferenceDate: 0) }
+    made.isPlaceholder = true
+    return made
+  }
+
+  /// Records a use of the placeholder, at the caller's site when it is known.
+  @usableFromInline
+  static func reportPlaceholder(fileID: String, filePath: String, line: Int, column: Int) {
+    Placeholder.report(
+      "date",
+      returned: "Date(timeIntervalSinceReferenceDate: 0)",
+      fix: "`$0.date = .constant(someDate)` or `$0.date.now = someDate`",
+      at: .init(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
   }
 
   /// A generator that always returns `now`.
@@ -40,16 +61,37 @@ public struct DateGenerator: Sendable {
 
   /// The current date; setting it makes the generator return that date from then on.
   public var now: Date {
-    @inlinable get { generate() }
-    set { generate = { newValue } }
+    @inlinable get {
+      if isPlaceholder {
+        Self.reportPlaceholder(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+      }
+      return generate()
+    }
+    set {
+      generate = { newValue }
+      isPlaceholder = false
+    }
   }
 
   /// Returns the current date.
   ///
+  /// - Parameters:
+  ///   - fileID: The file ID of the caller, where the placeholder's issue is recorded.
+  ///   - filePath: The file path of the caller.
+  ///   - line: The line of the caller.
+  ///   - column: The column of the caller.
   /// - Returns: The date.
   @inlinable
-  public func callAsFunction() -> Date {
-    generate()
+  public func callAsFunction(
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column
+  ) -> Date {
+    if isPlaceholder {
+      Self.reportPlaceholder(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    return generate()
   }
 }
 
@@ -63,18 +105,11 @@ extension DependencyValues {
 
 /// The key of ``DependencyValues/date``.
 @usableFromInline
-enum DateGeneratorKey: DependencyKey {
+enum DateGeneratorKey: DependencyKey, _ReportsItsOwnUses {
   @usableFromInline static var defaultValue: DateGenerator { DateGenerator { Date() } }
   @usableFromInline static var previewValue: DateGenerator { defaultValue }
   @usableFromInline static var testValue: DateGenerator {
     noteTestValueIsPlaceholder()
-    return DateGenerator {
-      Placeholder.report(
-        "date",
-        returned: "Date(timeIntervalSinceReferenceDate: 0)",
-        fix: "`$0.date = .constant(someDate)` or `$0.date.now = someDate`"
-      )
-      return Date(timeIntervalSinceReferenceDate: 0)
-    }
+    return .placeholder
   }
 }

@@ -32,7 +32,7 @@ extension DependencyValues {
 
 /// The key of ``DependencyValues/continuousClock``.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-enum ContinuousClockKey: DependencyKey {
+enum ContinuousClockKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: any Clock<Duration> { ContinuousClock() }
   static var previewValue: any Clock<Duration> { defaultValue }
   static var testValue: any Clock<Duration> {
@@ -43,7 +43,7 @@ enum ContinuousClockKey: DependencyKey {
 
 /// The key of ``DependencyValues/suspendingClock``.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-enum SuspendingClockKey: DependencyKey {
+enum SuspendingClockKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: any Clock<Duration> { SuspendingClock() }
   static var previewValue: any Clock<Duration> { defaultValue }
   static var testValue: any Clock<Duration> {

@@ -32,12 +32,12 @@ extension DependencyValues {
 }
 
 /// The key of ``DependencyValues/calendar``.
-enum CalendarKey: DependencyKey {
+enum CalendarKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: Calendar { .autoupdatingCurrent }
   static var previewValue: Calendar { defaultValue }
   static var testValue: Calendar {
     noteTestValueIsPlaceholder()
-    Placeholder.report(
+    Placeholder.reportBuild(
       "calendar",
       returned: "the Gregorian calendar in UTC with the en_US_POSIX locale",
       fix: "`$0.calendar = Calendar(identifier: .gregorian)`"
@@ -50,12 +50,12 @@ enum CalendarKey: DependencyKey {
 }
 
 /// The key of ``DependencyValues/locale``.
-enum LocaleKey: DependencyKey {
+enum LocaleKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: Locale { .autoupdatingCurrent }
   static var previewValue: Locale { defaultValue }
   static var testValue: Locale {
     noteTestValueIsPlaceholder()
-    Placeholder.report(
+    Placeholder.reportBuild(
       "locale",
       returned: "Locale(identifier: \"en_US_POSIX\")",
       fix: "`$0.locale = Locale(identifier: \"en_US\")`"
@@ -65,12 +65,12 @@ enum LocaleKey: DependencyKey {
 }
 
 /// The key of ``DependencyValues/timeZone``.
-enum TimeZoneKey: DependencyKey {
+enum TimeZoneKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: TimeZone { .autoupdatingCurrent }
   static var previewValue: TimeZone { defaultValue }
   static var testValue: TimeZone {
     noteTestValueIsPlaceholder()
-    Placeholder.report(
+    Placeholder.reportBuild(
       "timeZone",
       returned: "UTC",
       fix: "`$0.timeZone = TimeZone(identifier: \"Europe/Paris\")!`"

@@ -21,12 +21,21 @@ public import TinyDependency
 /// `00000000-0000-0000-0000-000000000000`. Previews use the live value.
 public struct UUIDGenerator: Sendable {
   private let generate: @Sendable () -> UUID
+  /// Whether this is the test value's placeholder, which reports each call where it is made.
+  private var isPlaceholder = false
 
   /// Creates a generator that calls `generate` for every UUID.
   ///
   /// - Parameter generate: Returns a UUID.
   public init(_ generate: @escaping @Sendable () -> UUID) {
     self.generate = generate
+  }
+
+  /// The test value: each call records an issue at the call and returns `UUID(0)`.
+  static var placeholder: Self {
+    var made = Self { UUID(0) }
+    made.isPlaceholder = true
+    return made
   }
 
   /// A generator that always returns `uuid`.
@@ -37,32 +46,43 @@ public struct UUIDGenerator: Sendable {
     Self { uuid }
   }
 
-  /// A generator of `UUID(0)`, `UUID(1)`, `UUID(2)`, …, counting separately in each container.
+  /// A generator of `UUID(0)`, `UUID(1)`, `UUID(2)`, …; each value counts on its own.
   ///
-  /// Each container that uses the generator (each test case, under the traits of
-  /// TinyDependencyTesting) starts at `UUID(0)`, even when one generator value is shared, as by
-  /// `@Suite(.dependency(\.uuid, .incrementing))`. The count belongs to the container that is
-  /// current when `uuid()` is called: a `Task.detached` or a callback outside the test's scope
-  /// counts in the process-wide container unless it carries the scope with
-  /// `withEscapedDependencies`.
+  /// The count belongs to the value, wherever it is called: an object made in a test that
+  /// calls it from a `Task.detached` or a Dispatch callback continues the test's sequence. The
+  /// traits of TinyDependencyTesting evaluate `.incrementing` anew for each test case, as in
+  /// `@Suite(.dependency(\.uuid, .incrementing))`, so each starts at `UUID(0)`; one value set
+  /// on two containers shares one count.
   public static var incrementing: Self {
-    let owner = IncrementingOwner()
-    return Self {
-      let counter = ContainerState.current.state(for: owner) { Counter() }
-      return UUID(counter.next())
-    }
+    let counter = Counter()
+    return Self { UUID(counter.next()) }
   }
 
   /// Returns a UUID.
   ///
+  /// - Parameters:
+  ///   - fileID: The file ID of the caller, where the placeholder's issue is recorded.
+  ///   - filePath: The file path of the caller.
+  ///   - line: The line of the caller.
+  ///   - column: The column of the caller.
   /// - Returns: The UUID.
-  public func callAsFunction() -> UUID {
-    generate()
+  public func callAsFunction(
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column
+  ) -> UUID {
+    if isPlaceholder {
+      Placeholder.report(
+        "uuid",
+        returned: "UUID(0)",
+        fix: "`$0.uuid = .incrementing` or `$0.uuid = .constant(UUID(0))`",
+        at: .init(fileID: fileID, filePath: filePath, line: line, column: column)
+      )
+    }
+    return generate()
   }
 }
-
-/// Names the per-container state of one ``UUIDGenerator/incrementing`` value.
-private final class IncrementingOwner: Sendable {}
 
 /// A counter from 0; `@unchecked Sendable`: its value is guarded by its lock.
 private final class Counter: @unchecked Sendable {
@@ -85,18 +105,11 @@ extension DependencyValues {
 }
 
 /// The key of ``DependencyValues/uuid``.
-enum UUIDGeneratorKey: DependencyKey {
+enum UUIDGeneratorKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: UUIDGenerator { UUIDGenerator { UUID() } }
   static var previewValue: UUIDGenerator { defaultValue }
   static var testValue: UUIDGenerator {
     noteTestValueIsPlaceholder()
-    return UUIDGenerator {
-      Placeholder.report(
-        "uuid",
-        returned: "UUID(0)",
-        fix: "`$0.uuid = .incrementing` or `$0.uuid = .constant(UUID(0))`"
-      )
-      return UUID(0)
-    }
+    return .placeholder
   }
 }

@@ -18,10 +18,11 @@ public import TinyDependency
 /// func rollsAreReproducible() { … }
 /// ```
 ///
-/// Such a generator's state belongs to each container that uses it: every test case (under the
-/// traits of TinyDependencyTesting) starts from the generator as it was given, even when one value
-/// is shared by many tests. Calls from several tasks of one test share one sequence; their
-/// order decides who gets which numbers.
+/// Such a generator's state belongs to the value: calls from a `Task.detached` or a Dispatch
+/// callback continue the sequence of the test that set it. The traits of TinyDependencyTesting
+/// evaluate `.seeded(42)` anew for each test case, so every case starts from the seed; one value
+/// set on two containers shares one sequence. Calls from several tasks share one sequence too;
+/// their order decides who gets which numbers.
 ///
 /// The test value fails loudly: each call records an issue naming `\.withRandomNumberGenerator`
 /// and lends a placeholder, `SeededRandomNumberGenerator(seed: 0)`, fresh in each container.
@@ -33,16 +34,16 @@ public struct WithRandomNumberGenerator: Sendable {
 
   private enum Source: Sendable {
     case system
-    case shared(GeneratorOwner)
-    /// The test value: records an issue, then lends the owner's generator.
-    case placeholder(GeneratorOwner)
+    case shared(GeneratorState)
+    /// The test value: records an issue, then lends its generator.
+    case placeholder(GeneratorState)
   }
 
-  /// Creates a dependency that lends `generator`, copied afresh for each container.
+  /// Creates a dependency that lends `generator`; the dependency keeps its state.
   ///
-  /// - Parameter generator: The generator as each container first sees it.
+  /// - Parameter generator: The generator, as the first call sees it.
   public init(_ generator: some RandomNumberGenerator & Sendable) {
-    source = .shared(GeneratorOwner(generator))
+    source = .shared(GeneratorState(generator))
   }
 
   private init(source: Source) {
@@ -62,49 +63,52 @@ public struct WithRandomNumberGenerator: Sendable {
 
   /// The test value: fails loudly, then lends `SeededRandomNumberGenerator(seed: 0)`.
   static var placeholder: Self {
-    Self(source: .placeholder(GeneratorOwner(SeededRandomNumberGenerator(seed: 0))))
+    Self(source: .placeholder(GeneratorState(SeededRandomNumberGenerator(seed: 0))))
   }
 
   /// Runs `work` with the generator.
   ///
-  /// - Parameter work: Draws random values from the generator it is given.
+  /// - Parameters:
+  ///   - fileID: The file ID of the caller, where the placeholder's issue is recorded.
+  ///   - filePath: The file path of the caller.
+  ///   - line: The line of the caller.
+  ///   - column: The column of the caller.
+  ///   - work: Draws random values from the generator it is given.
   /// - Returns: What `work` returns.
   /// - Throws: What `work` throws.
   public func callAsFunction<R>(
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column,
     _ work: (inout any RandomNumberGenerator & Sendable) throws -> R
   ) rethrows -> R {
     switch source {
     case .system:
       var generator: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
       return try work(&generator)
-    case .shared(let owner), .placeholder(let owner):
+    case .shared(let state), .placeholder(let state):
       if case .placeholder = source {
         Placeholder.report(
           "withRandomNumberGenerator",
           returned: "a SeededRandomNumberGenerator(seed: 0)",
-          fix: "`$0.withRandomNumberGenerator = .seeded(42)`"
+          fix: "`$0.withRandomNumberGenerator = .seeded(42)`",
+          at: .init(fileID: fileID, filePath: filePath, line: line, column: column)
         )
       }
-      let state = ContainerState.current.state(for: owner) { GeneratorState(owner.initial) }
       var generator: any RandomNumberGenerator & Sendable = LockedDraw(state: state)
       return try work(&generator)
     }
   }
 }
 
-/// Names the per-container state of one generator value and keeps its initial generator.
-private final class GeneratorOwner: Sendable {
-  let initial: any RandomNumberGenerator & Sendable
-  init(_ initial: any RandomNumberGenerator & Sendable) { self.initial = initial }
-}
-
-/// One container's generator; `@unchecked Sendable`: it is guarded by its lock.
+/// The generator of one value; `@unchecked Sendable`: it is guarded by its lock.
 private final class GeneratorState: @unchecked Sendable {
   let generator: Locked<any RandomNumberGenerator & Sendable>
   init(_ initial: any RandomNumberGenerator & Sendable) { generator = Locked(initial) }
 }
 
-/// Draws each number from a container's generator with its lock held for that draw only.
+/// Draws each number from a value's generator with its lock held for that draw only.
 private struct LockedDraw: RandomNumberGenerator, Sendable {
   let state: GeneratorState
 
@@ -123,7 +127,7 @@ extension DependencyValues {
 }
 
 /// The key of ``DependencyValues/withRandomNumberGenerator``.
-enum WithRandomNumberGeneratorKey: DependencyKey {
+enum WithRandomNumberGeneratorKey: DependencyKey, _ReportsItsOwnUses {
   static var defaultValue: WithRandomNumberGenerator { .system }
   static var previewValue: WithRandomNumberGenerator { defaultValue }
   static var testValue: WithRandomNumberGenerator {

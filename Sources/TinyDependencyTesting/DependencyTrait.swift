@@ -41,16 +41,13 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
       isOutermost
       ? DependencyValues(context: .test, testScope: TestScope(name: test.name, strict: false))
       : DependencyValues.current
-    // A key-path write reads the property first: that read is the trait's, not the test's.
     let strictAround = values.reportsLiveFallbacks
-    values.reportsLiveFallbacks = false
-    try await IssueReporter.applyingOverrides.withValue(true) { try await update(&values) }
-    values.reportsLiveFallbacks = strict ?? strictAround
-    // Values the traits built with strict mode off (a key-path write reads first) would hide
-    // a live fallback from the test: it builds its own.
-    if values.reportsLiveFallbacks { values.rebuildValues() }
-    if strict == true { values.testScope?.makeStrict() }
-    values.testScope?.forgetReads()
+    let scope = values.testScope
+    if scope != nil { values.reportsLiveFallbacks = true }
+    try await IssueReporter.applyingOverrides.withValue(true) {
+      try await IssueReporter.deferringFallbacks.withValue(scope) { try await update(&values) }
+    }
+    values.settleStrictMode(strict ?? strictAround)
     defer {
       if isOutermost, let scope = values.testScope {
         let unused = scope.end()
@@ -114,7 +111,15 @@ extension Trait where Self == DependencyTrait {
     _ keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable,
     _ value: @autoclosure @escaping @Sendable () -> Value
   ) -> Self {
-    DependencyTrait(update: { $0[keyPath: keyPath] = value() }, strict: nil)
+    DependencyTrait(
+      update: { values in
+        let made = value()
+        // Writing through the key path reads its last property first (`now` of
+        // `\.date.now`): that read is not the test's use of a placeholder.
+        IssueReporter.writingThroughKeyPath.withValue(true) { values[keyPath: keyPath] = made }
+      },
+      strict: nil
+    )
   }
 
   /// Runs each test case with a fresh container in which one key is set, without reading it.
@@ -145,6 +150,19 @@ extension Trait where Self == DependencyTrait {
   /// not await, say) becomes an issue instead of a warning.
   public static var strictDependencies: Self {
     DependencyTrait(update: { _ in }, strict: true)
+  }
+}
+
+extension DependencyValues {
+  /// Turns strict mode on or off for the test, after a trait or helper applied its overrides
+  /// with live fallbacks recorded (see `IssueReporter.deferringFallbacks`).
+  ///
+  /// Nothing is rebuilt: strict mode adds reports and never changes a value. A live fallback
+  /// built while the overrides applied is reported when the test reads it, or a value built
+  /// from it, without an override in between.
+  mutating func settleStrictMode(_ strict: Bool) {
+    reportsLiveFallbacks = strict
+    if strict { testScope?.makeStrict() }
   }
 }
 

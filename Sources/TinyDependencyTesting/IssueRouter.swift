@@ -17,19 +17,20 @@ enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
     line: Int,
     column: Int
   ) -> Bool {
+    // A report made inside the library (strict mode, a built-in's placeholder that cannot
+    // name its caller) points at the test instead.
+    let inLibrary =
+      fileID.hasPrefix("TinyDependency/") || fileID.hasPrefix("TinyDependencyBuiltins/")
     if let test = Test.current {
-      // A report made inside the library (strict mode, a built-in's placeholder) points at the
-      // test instead.
       let location =
-        fileID.hasPrefix("TinyDependency/") || fileID.hasPrefix("TinyDependencyBuiltins/")
+        inLibrary
         ? test.sourceLocation
         : SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       Issue.record(Comment(rawValue: message), sourceLocation: location)
       return true
     }
     if let scope = XCTestScopes.current {
-      // A report made inside the library (strict mode) points at the test's call instead.
-      let inLibrary = fileID.hasPrefix("TinyDependency/")
+      // At the innermost `withTestDependencies` call.
       scope.testCase.recordDependencyFailure(
         message,
         filePath: inLibrary ? scope.filePath : filePath,
@@ -37,11 +38,26 @@ enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
       )
       return true
     }
-    if let testCase = TestRootRegistry.currentTestCase {
+    switch TestRootRegistry.runningXCTest {
+    case .named(let testCase):
       testCase.recordDependencyFailure(message, filePath: filePath, line: line)
       return true
+    case .unnamed:
+      // The method that was running when the registry started observing XCTest: XCTest
+      // names it to no one, so it fails through XCTest's own current test, with the site in
+      // the message.
+      XCTFail(inLibrary ? message : "\(message) (at \(fileID):\(line))")
+      // XCTest drops a failure outside any test. The observer, told of the failure at once,
+      // learned the method's name if it landed; otherwise standard error takes it.
+      if case .named = TestRootRegistry.runningXCTest { return true }
+      return false
+    case .none:
+      return false
     }
-    return false
+  }
+
+  static func replaceCurrentTestRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool {
+    TestRootRegistry.replaceCurrentRoot(old, with: new)
   }
 
   static func currentTestRoot() -> DependencyValues? {
@@ -50,7 +66,12 @@ enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
 
   static func currentTestName() -> String? {
     if let test = Test.current { return test.name }
-    return (XCTestScopes.current?.testCase ?? TestRootRegistry.currentTestCase)?.name
+    if let scope = XCTestScopes.current { return scope.testCase.name }
+    switch TestRootRegistry.runningXCTest {
+    case .named(let testCase): return testCase.name
+    case .unnamed: return TestRootRegistry.currentRoot()?.testScope?.name
+    case .none: return nil
+    }
   }
 
   static func reportLateRead(_ message: String, strict: Bool) -> Bool {

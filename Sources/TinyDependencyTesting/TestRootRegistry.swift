@@ -123,12 +123,60 @@ enum TestRootRegistry {
     return xcTest?.values
   }
 
+  /// Replaces the running test's root, `old`, with `new`; false when `old` is not its root.
+  static func replaceCurrentRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool {
+    guard currentRoot()?.isSameContainer(as: old) == true else { return false }
+    lock.lock()
+    defer { lock.unlock() }
+    if let test = Test.current {
+      let testCase = Test.Case.current
+      let key = CaseKey(test: test.id, testCase: testCase.flatMap(identity(of:)))
+      guard roots[key]?.isSameContainer(as: old) == true else { return false }
+      roots[key] = new
+      if let fast = FastKey(test, testCase) {
+        fastRoots[fast] = FastEntry(values: new, testCase: testCase)
+      }
+      return true
+    }
+    guard let root = xcTest, root.values.isSameContainer(as: old) else { return false }
+    xcTest = XCTestRoot(testCase: root.testCase, values: new)
+    return true
+  }
+
   /// The XCTest test method that is running, if any.
   static var currentTestCase: XCTestCase? {
     if Test.current == nil { registerObserverOnTheMainThread() }
     lock.lock()
     defer { lock.unlock() }
     return xcTest?.testCase
+  }
+
+  /// The XCTest test method that is running, as far as the registry knows.
+  enum RunningXCTest {
+    /// No XCTest method is known to run.
+    case none
+    /// The method that was running when the observer was registered, before it learned its name.
+    case unnamed
+    /// A method the observer saw start.
+    case named(XCTestCase)
+  }
+
+  /// The XCTest test method that is running.
+  static var runningXCTest: RunningXCTest {
+    if Test.current == nil { registerObserverOnTheMainThread() }
+    lock.lock()
+    defer { lock.unlock() }
+    guard let root = xcTest else { return .none }
+    return root.testCase.map(RunningXCTest.named) ?? .unnamed
+  }
+
+  /// Learns the test case of the method that was running when the observer was registered.
+  static func learn(_ testCase: XCTestCase) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let root = xcTest, root.testCase == nil else { return }
+    xcTest = XCTestRoot(testCase: testCase, values: root.values)
+    root.values.testScope?.name = testCase.name
   }
 
   /// Tells a parameterized test's cases apart. Their IDs are not public API: the discriminator
@@ -210,4 +258,19 @@ final class RootObserver: NSObject, XCTestObservation, Sendable {
   func testCaseDidFinish(_ testCase: XCTestCase) {
     TestRootRegistry.finish(testCase)
   }
+
+  #if canImport(Darwin)
+    func testCase(_ testCase: XCTestCase, didRecord issue: XCTIssue) {
+      TestRootRegistry.learn(testCase)
+    }
+  #else
+    func testCase(
+      _ testCase: XCTestCase,
+      didFailWithDescription description: String,
+      inFile filePath: String?,
+      atLine lineNumber: Int
+    ) {
+      TestRootRegistry.learn(testCase)
+    }
+  #endif
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import TinyDependency
 public import XCTest
 
@@ -45,38 +46,44 @@ extension XCTestCase {
     operation: () throws -> R
   ) rethrows -> R {
     // Nested calls (one in `invokeTest()`, one in a test) build on the outer call's container.
-    let isOutermost = XCTestScopes.current == nil
+    let outer = XCTestScopes.current
     var values =
-      isOutermost
+      outer == nil
       ? DependencyValues(context: .test, testScope: TestScope(name: name, strict: false))
       : DependencyValues.current
-    let strictAround = values.reportsLiveFallbacks
-    values.reportsLiveFallbacks = false
-    try IssueReporter.applyingOverrides.withValue(true) { try update(&values) }
-    values.reportsLiveFallbacks = strict || strictAround
-    // Values `update` built with strict mode off would hide a live fallback from the test.
-    if values.reportsLiveFallbacks { values.rebuildValues() }
     // The innermost call is the nearest to the test: in the test method rather than in
-    // `invokeTest()`.
-    let scope = XCTestScopes.Scope(testCase: self, filePath: "\(file)", line: Int(line))
-    if strict { values.testScope?.makeStrict() }
-    values.testScope?.forgetReads()
-    defer {
-      if isOutermost, let scope = values.testScope {
-        let unused = scope.end()
-        if scope.isStrict && !unused.isEmpty {
-          recordDependencyFailure(
-            DependencyTrait.unusedOverridesMessage(unused, test: name),
-            filePath: "\(file)",
-            line: Int(line)
-          )
+    // `invokeTest()`. Issues raised inside the library, and the outermost call's report of
+    // unused overrides, are recorded there.
+    let site = outer?.site ?? XCTestScopes.Site()
+    let scope = XCTestScopes.Scope(
+      testCase: self,
+      filePath: "\(file)",
+      line: Int(line),
+      depth: (outer?.depth ?? 0) + 1,
+      site: site
+    )
+    site.enter(scope)
+    return try XCTestScopes.$current.withValue(scope) {
+      let strictAround = values.reportsLiveFallbacks
+      let testScope = values.testScope
+      if testScope != nil { values.reportsLiveFallbacks = true }
+      try IssueReporter.applyingOverrides.withValue(true) {
+        try IssueReporter.deferringFallbacks.withValue(testScope) { try update(&values) }
+      }
+      values.settleStrictMode(strict || strictAround)
+      defer {
+        if outer == nil, let testScope {
+          let unused = testScope.end()
+          if testScope.isStrict && !unused.isEmpty {
+            recordDependencyFailure(
+              DependencyTrait.unusedOverridesMessage(unused, test: name),
+              filePath: site.innermost?.filePath ?? scope.filePath,
+              line: site.innermost?.line ?? scope.line
+            )
+          }
         }
       }
-    }
-    return try withDependencies(values) {
-      try XCTestScopes.$current.withValue(scope) {
-        try operation()
-      }
+      return try withDependencies(values) { try operation() }
     }
   }
 
@@ -128,6 +135,34 @@ enum XCTestScopes {
     /// `withTestDependencies` call of the test.
     let filePath: String
     let line: Int
+    /// How many calls enclose this one, itself included.
+    let depth: Int
+    /// Shared by the nested calls of one test.
+    let site: Site
+  }
+
+  /// The innermost call a test made: where its outermost call records the overrides that
+  /// nothing read. Shared by the nested calls of one test; `@unchecked Sendable`: guarded by
+  /// its lock.
+  final class Site: @unchecked Sendable {
+    private let lock = NSLock()
+    private var deepest: (filePath: String, line: Int, depth: Int)?
+
+    /// Notes a call, which becomes the innermost if no call seen so far is nested deeper.
+    func enter(_ scope: Scope) {
+      lock.lock()
+      defer { lock.unlock() }
+      if (deepest?.depth ?? 0) <= scope.depth {
+        deepest = (scope.filePath, scope.line, scope.depth)
+      }
+    }
+
+    /// The file and line of the innermost call seen.
+    var innermost: (filePath: String, line: Int, depth: Int)? {
+      lock.lock()
+      defer { lock.unlock() }
+      return deepest
+    }
   }
 
   @TaskLocal static var current: Scope?

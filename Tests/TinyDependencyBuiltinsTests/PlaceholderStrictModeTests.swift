@@ -13,13 +13,31 @@ struct PlaceholderStrictModeTests {
   }
 
   @Test(.strictDependencies)
-  func strictModeAlsoReportsABuiltInWithoutAnOverride() {
+  func strictModeReportsEachUseOfABuiltInOnceByItsKeyPath() {
     @Dependency(\.uuid) var uuid
+    let issues = Tally()
     withKnownIssue {
       _ = uuid()
+      _ = uuid()
     } matching: { issue in
-      isPlaceholderIssue(issue, "uuid")
-        || issue.comments.contains { $0.rawValue.contains("UUIDGeneratorKey has no testValue") }
+      issues.record(issue.comments.map(\.rawValue).joined())
+      // Only the placeholder's issue, naming `\.uuid` and the override to write: the key's
+      // type is internal, and the test got the placeholder, not a live value.
+      return isPlaceholderIssue(issue, "uuid")
+        && issue.comments.contains { $0.rawValue.contains("$0.uuid = .incrementing") }
     }
+    #expect(issues.count == 2, "one issue per use: \(issues.all)")
+  }
+
+  @Test(.strictDependencies)
+  func strictModeReportsABuiltInReadOnceByItsKeyPath() {
+    let issues = Tally()
+    withKnownIssue {
+      _ = DependencyValues.current.timeZone
+    } matching: { issue in
+      issues.record(issue.comments.map(\.rawValue).joined())
+      return isPlaceholderIssue(issue, "timeZone")
+    }
+    #expect(issues.count == 1, "\(issues.all)")
   }
 }

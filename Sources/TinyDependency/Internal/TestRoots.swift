@@ -23,6 +23,10 @@ package protocol DependencyTestRootProviding {
   /// Reports a read made through a test's container after that test ended; returns whether it
   /// was recorded by a test (it goes to standard error otherwise).
   static func reportLateRead(_ message: String, strict: Bool) -> Bool
+
+  /// Replaces the running test's root, `old`, with `new`, for a `prepareDependencies` that
+  /// chose a context; returns false when `old` is not the root it keeps for the test.
+  static func replaceCurrentTestRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool
 }
 
 /// The per-test roots seen from the core: where a read with nothing bound goes.
@@ -59,10 +63,15 @@ extension DependencyValues {
 
   /// The test this container belongs to, if any.
   package var testScope: TestScope? { storage.testScope }
+
+  /// Whether this container and `other` are the same, not copies that diverged.
+  package func isSameContainer(as other: DependencyValues) -> Bool {
+    storage === other.storage
+  }
 }
 
-/// The life of one test's containers: which test they belong to, whether it ended, and (when
-/// asked) which of the overrides it set were read.
+/// The life of one test's containers: which test they belong to, whether it ended, and which
+/// of the overrides it set were read.
 ///
 /// Every storage made for a test, and every storage derived from one, holds its test's scope.
 /// Reads through such a storage skip the lock-free fast path and tell the scope, which is how a
@@ -70,21 +79,63 @@ extension DependencyValues {
 /// test (the process root, containers made by hand, scopes outside tests) have none and keep
 /// the fast path.
 ///
+/// Use is tracked per override, not per key: each value set is known by its box. An override
+/// counts as used when a read returned it, or when an override set over it (in a scope derived
+/// from the one it was set in) was read: that one took its place.
 @usableFromInline
 package final class TestScope: Sendable {
+  /// One value set on one of the test's containers.
+  private struct Override {
+    let name: String
+    let key: ObjectIdentifier
+    /// Kept alive until the end, so that its identifier names this override alone.
+    let box: AnyBox
+    /// The override of the same key it was set over, if any.
+    let replaced: ObjectIdentifier?
+    var used = false
+  }
+
   private struct State {
     var testName: String
     var strict: Bool
     var endedAt: UInt64?
-    /// Overrides set on the test's containers, by key, with the key's name.
-    var overridden: [ObjectIdentifier: String] = [:]
-    /// Overrides that a read returned.
-    var used: Set<ObjectIdentifier> = []
+    /// The overrides set on the test's containers, by box.
+    var overrides: [ObjectIdentifier: Override] = [:]
     /// Keys already reported as read after the end: each is reported once.
     var reportedLate: Set<ObjectIdentifier> = []
+    /// Live fallbacks built while traits applied their overrides, reported if strict mode turns
+    /// on once they are done.
+    var deferredFallbacks: [DeferredFallback] = []
+
+    /// Removes and returns the deferred fallbacks of `key` or of values built from it.
+    mutating func takeFallbacks(involving key: ObjectIdentifier) -> [String] {
+      var taken: [String] = []
+      deferredFallbacks.removeAll { fallback in
+        guard fallback.keys.contains(key) else { return false }
+        taken.append(fallback.message)
+        return true
+      }
+      return taken
+    }
+
+    /// Marks `box`, an override of `key`, as read. A box the scope does not know (a copy that
+    /// an escaped scope made) marks every override of the key, as nothing tells them apart.
+    mutating func markUsed(_ box: AnyBox, of key: ObjectIdentifier) {
+      let id = ObjectIdentifier(box)
+      if overrides[id] != nil {
+        overrides[id]?.used = true
+        return
+      }
+      for (other, override) in overrides where override.key == key {
+        overrides[other]?.used = true
+      }
+    }
   }
 
   private let state: Locked<State>
+
+  /// What `prepareDependencies` prepared in the test: once per test.
+  let preparation = PreparedRoot()
 
   /// Creates the scope of a test named `name`.
   package init(name: String, strict: Bool) {
@@ -97,8 +148,8 @@ package final class TestScope: Sendable {
     set { state.withLock { $0.testName = newValue } }
   }
 
-  /// Whether reads after the end are issues rather than warnings, and the test's reads of
-  /// overrides are recorded, so that those no read used can be reported.
+  /// Whether reads after the end are issues rather than warnings, and overrides that no read
+  /// used are reported at the end.
   package var isStrict: Bool { state.withLock { $0.strict } }
 
   /// Turns strict mode on, for a trait or helper inside the one that made the test's container.
@@ -109,34 +160,53 @@ package final class TestScope: Sendable {
   /// Whether the test ended.
   package var hasEnded: Bool { state.withLock { $0.endedAt != nil } }
 
-  /// Records that `Key` was overridden in one of the test's containers.
-  func noteOverride<Key: DependencyKey>(_ key: Key.Type) {
+  /// Records that `Key` was overridden with `box` in one of the test's containers, over
+  /// `replaced`, the override the container saw before.
+  func noteOverride<Key: DependencyKey>(_ key: Key.Type, box: AnyBox, replacing replaced: AnyBox?) {
     let name = Key.debugName
     state.withLock { state in
       guard state.endedAt == nil else { return }
-      state.overridden[ObjectIdentifier(key)] = name
+      let replacedID = replaced.map { ObjectIdentifier($0) }
+      state.overrides[ObjectIdentifier(box)] = Override(
+        name: name,
+        key: ObjectIdentifier(key),
+        box: box,
+        replaced: replacedID.flatMap { state.overrides[$0] == nil ? nil : $0 }
+      )
     }
   }
 
-  /// Forgets which overrides were read so far: the reads a trait made while it set them up are
-  /// not the test's.
-  package func forgetReads() {
-    state.withLock { $0.used.removeAll() }
-  }
-
-  /// Sees a read of `Key` through one of the test's containers; `isOverride` when it returned an
-  /// override. A read after the end is reported once per key.
-  func noteRead<Key: DependencyKey>(_ key: Key.Type, isOverride: Bool) {
+  /// Sees a read of `Key` through one of the test's containers; `override` is the box it
+  /// returned when that was an override. A read after the end is reported once per key.
+  func noteRead<Key: DependencyKey>(_ key: Key.Type, override: AnyBox?) {
     let id = ObjectIdentifier(key)
-    let late: UInt64? = state.withLock { state in
+    let outcome: ReadOutcome = state.withLock { state in
       guard let endedAt = state.endedAt else {
-        if isOverride && state.strict { state.used.insert(id) }
-        return nil
+        if let override {
+          state.markUsed(override, of: id)
+          return .none
+        }
+        // A trait's own reads wait: strict mode reports what the test reads.
+        guard state.strict, !state.deferredFallbacks.isEmpty,
+          IssueReporter.deferringFallbacks.get() == nil
+        else { return .none }
+        return .fallbacks(state.takeFallbacks(involving: id))
       }
-      guard state.reportedLate.insert(id).inserted else { return nil }
-      return TestRoots.now() &- endedAt
+      guard state.reportedLate.insert(id).inserted else { return .none }
+      return .late(TestRoots.now() &- endedAt)
     }
-    guard let late else { return }
+    switch outcome {
+    case .none:
+      return
+    case .fallbacks(let messages):
+      for message in messages { IssueReporter.report(message) }
+    case .late(let late):
+      reportLateRead(of: key, late: late)
+    }
+  }
+
+  /// Reports a read of `Key` `late` nanoseconds after the test ended.
+  private func reportLateRead<Key: DependencyKey>(of key: Key.Type, late: UInt64) {
     let milliseconds = Double(late / 10_000) / 100
     let message =
       "\(Key.debugName) was read through the dependencies of test \(name) \(milliseconds) ms "
@@ -148,13 +218,47 @@ package final class TestScope: Sendable {
     SystemInterface.writeToStandardError("TinyDependency: " + message)
   }
 
+  /// Keeps the report of a live fallback built while a trait applied its overrides, until the
+  /// test, in strict mode, reads the value or a value built from it.
+  func deferFallback(_ fallback: DeferredFallback) {
+    state.withLock { state in
+      guard state.endedAt == nil else { return }
+      state.deferredFallbacks.append(fallback)
+    }
+  }
+
   /// Ends the test: later reads through its containers are reported. Returns, sorted, the
-  /// names of the keys the test overrode that no read used (recorded in strict mode only).
+  /// names of the keys the test overrode with a value that no read used.
   @discardableResult
   package func end() -> [String] {
     state.withLock { state in
       state.endedAt = TestRoots.now()
-      return state.overridden.filter { !state.used.contains($0.key) }.map(\.value).sorted()
+      var excused: Set<ObjectIdentifier> = []
+      for override in state.overrides.values where override.used {
+        var next = override.replaced
+        while let id = next, excused.insert(id).inserted {
+          next = state.overrides[id]?.replaced
+        }
+      }
+      let unused = state.overrides.filter { !$0.value.used && !excused.contains($0.key) }
+      let names = Set(unused.values.map(\.name)).sorted()
+      state.overrides.removeAll()
+      state.deferredFallbacks.removeAll()
+      return names
     }
   }
+}
+
+/// What a read through a test's container has to report.
+private enum ReadOutcome {
+  case none
+  case late(UInt64)
+  case fallbacks([String])
+}
+
+/// A live fallback's report, kept while a trait applies its overrides: the keys it is about
+/// (the key, then the keys whose builds read it) and the message.
+struct DeferredFallback: Sendable {
+  let keys: [ObjectIdentifier]
+  let message: String
 }
