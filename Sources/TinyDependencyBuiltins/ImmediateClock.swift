@@ -1,3 +1,5 @@
+import TinyDependency
+
 /// A clock whose sleeps return at once, moving its time forward to their deadlines.
 ///
 /// Use it where a test doesn't care how long something waits, only that it goes on: retries

@@ -1,3 +1,5 @@
+import TinyDependency
+
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension TestClock {
   /// A sleep waiting for the clock to reach its deadline.
