@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
     .library(name: "TinyDependencyBuiltins", targets: ["TinyDependencyBuiltins"]),
+    .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
     // The probe, the examples and the benchmark are executable targets, not products: `swift run`
     // runs them here, and a package that depends on this one has no use for them.
   ],
@@ -21,23 +22,28 @@ let package = Package(
     .target(name: "TinyDependency", exclude: ["Internal/README.md"]),
     .target(name: "TinyDependencyTesting", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
-    .executableTarget(name: "TinyDependencyServerExample", dependencies: ["TinyDependency"]),
+    .executableTarget(
+      name: "TinyDependencyServerExample",
+      dependencies: ["TinyDependency", "TinyDependencyLifecycle"]
+    ),
     .executableTarget(
       name: "TinyDependencyBenchmarks",
-      dependencies: ["TinyDependency", "TinyDependencyBuiltins"]
+      dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyLifecycle"]
     ),
     .testTarget(
       name: "TinyDependencyTests",
-      dependencies: [
-        "TinyDependency", "DependencyContextProbe", "TinyDependencyExample",
-        "TinyDependencyServerExample",
-      ]
+      dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
+    ),
+    .testTarget(
+      name: "TinyDependencyLifecycleTests",
+      dependencies: ["TinyDependency", "TinyDependencyLifecycle", "TinyDependencyServerExample"]
     ),
     .testTarget(
       name: "TinyDependencyTestingTests",
-      dependencies: ["TinyDependency", "TinyDependencyTesting"]
+      dependencies: ["TinyDependency", "TinyDependencyTesting", "TinyDependencyLifecycle"]
     ),
     .testTarget(
       name: "TinyDependencyBuiltinsTests",
@@ -48,7 +54,7 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "TinyDependency", "TinyDependencyTesting", "TinyDependencyBuiltins",
-        "TinyDependencyExample",
+        "TinyDependencyLifecycle", "TinyDependencyExample",
       ]
     ),
   ],

@@ -66,3 +66,32 @@ struct RetiredValues {
   var ids: Set<ObjectIdentifier> = []
   var values: [BuiltValue] = []
 }
+
+extension DependencyStorage {
+  /// The values built here that the storages this one derives from don't share.
+  var ownBuiltValues: [BuiltValue] {
+    var inherited: Set<ObjectIdentifier> = []
+    var node = parent
+    while let ancestor = node {
+      for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
+      node = ancestor.parent
+    }
+    return builtValues.filter { !inherited.contains(ObjectIdentifier($0.box)) }
+  }
+}
+
+/// Stops because `Key`'s value was read after its container shut it down.
+func stopReadAfterShutdown<Key: DependencyKey>(
+  _ key: Key.Type,
+  context: DependencyContext
+) -> Never {
+  let name = Key.debugName
+  let message = """
+    TinyDependency: \(name) was read after `shutdown()` shut it down (or a value it read) in \
+    the \(context) context; what it holds is gone.
+    Read dependencies only before `shutdown()`: finish or cancel the work that reads \(name) \
+    (requests, background tasks) first, then shut down.
+    """
+  SystemInterface.writeToStandardError(message)
+  fatalError(message)
+}

@@ -6,7 +6,7 @@
 /// `withLock`: callers decide under the lock, then act after it is released.
 ///
 /// `@unchecked Sendable`: the state is only touched with the lock held.
-struct Locked<State>: @unchecked Sendable {
+package struct Locked<State>: @unchecked Sendable {
   private final class Buffer: ManagedBuffer<State, LockPrimitives> {
     // The header (the state) is destroyed by `ManagedBuffer` itself; the element is ours.
     deinit {
@@ -16,7 +16,7 @@ struct Locked<State>: @unchecked Sendable {
 
   private let buffer: ManagedBuffer<State, LockPrimitives>
 
-  init(_ initial: State) {
+  package init(_ initial: State) {
     buffer = Buffer.create(minimumCapacity: 1) { _ in initial }
     buffer.withUnsafeMutablePointerToElements { LockPrimitives.initialize($0) }
   }
@@ -40,7 +40,7 @@ struct Locked<State>: @unchecked Sendable {
 
   /// Runs `body` with the lock held and the state borrowed mutably.
   @inline(__always)
-  func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+  package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
     try buffer.withUnsafeMutablePointers { state, primitives in
       LockPrimitives.lock(primitives)
       defer { LockPrimitives.unlock(primitives) }

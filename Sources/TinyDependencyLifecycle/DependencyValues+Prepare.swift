@@ -1,3 +1,5 @@
+public import TinyDependency
+
 extension DependencyValues {
   /// How many seconds ``prepare(_:timeout:)`` waits for its builds by default.
   public static let defaultPreparationTimeout = 30.0
@@ -56,12 +58,12 @@ extension DependencyValues {
       }
       return
     }
-    let lifecycle = Lifecycle.of(storage)
+    let lifecycle = Lifecycle.of(self)
     var pending: [PendingBuild] = []
     var stale: [PendingBuild] = []
     var again: [KeyType] = []
     var seen: Set<ObjectIdentifier> = []
-    for key in keys where seen.insert(key.id).inserted && storage.overrides[key.id] == nil {
+    for key in keys where seen.insert(key.id).inserted && overriddenValue(of: key.type) == nil {
       guard case .pending(let build, let isNew) = try find(key, in: lifecycle) else { continue }
       if isNew {
         startBuild(build, in: lifecycle)
@@ -94,22 +96,11 @@ extension DependencyValues {
 
   /// The value of `key` here, or its build in flight (joined or started).
   func find(_ key: KeyType, in lifecycle: Lifecycle) throws -> Lifecycle.Found {
-    let storage = self.storage
     do {
       return try lifecycle.build(
         for: key.id,
-        existing: { storage.existingBuiltValue(for: key.id) },
-        start: {
-          PendingBuild(
-            key: key,
-            frame: BuildFrame(
-              keyType: key.type,
-              context: storage.context,
-              parent: nil,
-              recorder: storage.recorder
-            )
-          )
-        }
+        existing: { existingValue(of: key.type) },
+        start: { PendingBuild(key: key, record: BuildRecord(key: key.type, in: self)) }
       )
     } catch {
       throw PreparationError(path: [key.name], reason: .shutDown)
@@ -129,23 +120,22 @@ extension DependencyValues {
   ///
   /// Called in a builder, the read is recorded as an edge of the graph, and a builder that
   /// awaits, directly or through others, its own key stops with the cycle's path. Synchronous
-  /// keys are read in builders as anywhere else, with ``subscript(_:)-8jjt9``.
+  /// keys are read in builders as anywhere else, with ``/TinyDependency/DependencyValues/subscript(_:)-8jjt9``.
   ///
   /// - Parameter key: The async key.
   /// - Returns: Its value in this container.
   /// - Throws: A ``PreparationError`` when its build fails; a `CancellationError` when the
   ///   calling task is cancelled while it waits.
   public func prepared<Key: AsyncDependencyKey>(_ key: Key.Type) async throws -> Key.Value {
-    let id = ObjectIdentifier(key)
     if PendingBuild.current != nil {
-      return try await preparedInBuilder(KeyType(key)).box.unbox(as: Key.Value.self)
+      return try await preparedInBuilder(KeyType(key)).value(as: Key.Value.self)
     }
-    if let box = storage.overrides[id] { return box.unbox(as: Key.Value.self) }
+    if let value = overriddenValue(of: key) { return value.value(as: Key.Value.self) }
     try await prepare([KeyType(key)], timeout: Self.defaultPreparationTimeout)
-    if let box = storage.overrides[id] ?? storage.existingBuiltValue(for: id)?.box {
-      return box.unbox(as: Key.Value.self)
+    if let value = overriddenValue(of: key) ?? existingValue(of: key) {
+      return value.value(as: Key.Value.self)
     }
-    throw PreparationError(path: [Key.debugName], reason: .shutDown)
+    throw PreparationError(path: [Key.keyName], reason: .shutDown)
   }
 
   /// The async keys among `keys` that have no value in this container: neither set on it nor
@@ -162,9 +152,8 @@ extension DependencyValues {
   /// - Returns: The unprepared async keys, in the order given.
   public func unpreparedKeys(among keys: [any DependencyKey.Type]) -> [any DependencyKey.Type] {
     keys.filter { key in
-      let id = ObjectIdentifier(key)
-      return key is any AsyncDependencyKey.Type && storage.overrides[id] == nil
-        && storage.existingBuiltValue(for: id) == nil
+      key is any AsyncDependencyKey.Type && overriddenValue(of: key) == nil
+        && existingValue(of: key) == nil
     }
   }
 }

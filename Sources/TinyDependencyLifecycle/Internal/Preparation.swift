@@ -1,8 +1,9 @@
+import TinyDependency
+
 /// The async side of one storage: the builds of async keys in flight, and whether it was shut down.
 ///
-/// Kept beside the storage rather than in it, in a registry keyed by the storage's serial, so
-/// that scopes that never prepare anything pay nothing for it.
-///
+/// Kept beside the storage, as the core's attachment, made on first use: scopes that never
+/// prepare anything pay nothing for it.
 final class Lifecycle: Sendable {
   enum Phase {
     case open
@@ -16,49 +17,23 @@ final class Lifecycle: Sendable {
 
   private let state = Locked(State())
 
-  // MARK: - The registry
+  // MARK: - Per container
 
-  /// The lifecycles by storage serial. Serials are never reused, and a storage removes its
-  /// entry when it goes away, so the registry holds no reference to a storage: a weak one
-  /// would give the storage a side table and slow every retain of it (the process root's, on
-  /// every `DependencyValues.current`).
-  private static let registry = Locked<[UInt64: Lifecycle]>([:])
-
-  /// The lifecycle of `storage`, made on first use.
-  static func of(_ storage: DependencyStorage) -> Lifecycle {
-    if let existing = existing(storage) { return existing }
-    let made = registry.withLock { registry in
-      if let earlier = registry[storage.serial] { return earlier }
-      let made = Lifecycle()
-      registry[storage.serial] = made
-      return made
-    }
-    storage.state.withLock { $0.hasLifecycle = true }
-    return made
+  /// The lifecycle of `values`' storage, made on first use.
+  static func of(_ values: DependencyValues) -> Lifecycle {
+    values.attachment { Lifecycle() }
   }
 
-  /// The lifecycle of `storage`, if anything was prepared or shut down in it.
-  static func existing(_ storage: DependencyStorage) -> Lifecycle? {
-    registry.withLock { $0[storage.serial] }
-  }
-
-  /// Whether the storage with `serial` has a lifecycle here; for tests.
-  static func isRegistered(_ serial: UInt64) -> Bool {
-    registry.withLock { $0[serial] != nil }
-  }
-
-  /// Forgets the lifecycle of the storage with `serial`, which went away. What it held is
-  /// released here, outside the lock.
-  static func remove(_ serial: UInt64) {
-    let removed = registry.withLock { $0.removeValue(forKey: serial) }
-    withExtendedLifetime(removed) {}
+  /// The lifecycle of `values`' storage, if anything was prepared or shut down in it.
+  static func existing(_ values: DependencyValues) -> Lifecycle? {
+    values.existingAttachment(as: Lifecycle.self)
   }
 
   // MARK: - Builds
 
   /// What ``build(for:existing:start:)`` found.
   enum Found {
-    case built(BuiltValue)
+    case built(PreparedValue)
     case pending(PendingBuild, isNew: Bool)
   }
 
@@ -67,7 +42,7 @@ final class Lifecycle: Sendable {
   /// before it leaves `inFlight`, so checking both under the lock never starts a second build.
   func build(
     for key: ObjectIdentifier,
-    existing: () -> BuiltValue?,
+    existing: () -> PreparedValue?,
     start: () -> PendingBuild
   ) throws -> Found {
     try state.withLock { state throws -> Found in

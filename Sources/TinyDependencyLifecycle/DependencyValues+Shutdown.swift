@@ -1,3 +1,5 @@
+public import TinyDependency
+
 extension DependencyValues {
   /// Shuts down the values this container built that conform to ``DependencyShutdown``, each
   /// once, a value before every value it read.
@@ -17,7 +19,7 @@ extension DependencyValues {
   /// (an override belongs to whoever made it) nor values it shares with the container it was
   /// derived from (that container's own shutdown handles them). Builds still running in this
   /// container are cancelled first and awaited (for up to
-  /// ``DependencyValues/defaultPreparationTimeout`` seconds); a value one of them
+  /// ``TinyDependency/DependencyValues/defaultPreparationTimeout`` seconds); a value one of them
   /// makes anyway is shut down too, and no prepare starts here any more. A second call, or a
   /// concurrent one, waits for the first and returns its outcome.
   ///
@@ -30,8 +32,8 @@ extension DependencyValues {
   ///   threw, after all of them ran.
   @discardableResult
   public func shutdown() async throws -> ShutdownReport {
-    let storage = self.storage
-    let task = Lifecycle.of(storage).shutdownTask { builds in
+    let values = self
+    let task = Lifecycle.of(self).shutdownTask { builds in
       Task {
         for build in builds { build.cancel() }
         // A builder that ignores its cancellation is given up at the deadline.
@@ -41,8 +43,8 @@ extension DependencyValues {
         ) {
           for build in builds { _ = try? await build.value() }
         }
-        let report = await Shutdown.run(storage.ownBuiltValues)
-        storage.retire(report.retired)
+        let report = await Shutdown.run(values.ownBuiltValues)
+        values.retire(report.retired)
         if !report.failures.isEmpty { throw ShutdownError(report: report) }
         return report
       }
@@ -78,7 +80,7 @@ public struct ShutdownReport: Sendable, CustomStringConvertible {
   }
 }
 
-/// Thrown by ``DependencyValues/shutdown()`` when a value's shutdown threw; the others still ran.
+/// Thrown by ``TinyDependency/DependencyValues/shutdown()`` when a value's shutdown threw; the others still ran.
 public struct ShutdownError: Error, Sendable, CustomStringConvertible {
   /// Everything the shutdown did, including each failure.
   public let report: ShutdownReport
@@ -94,21 +96,22 @@ public struct ShutdownError: Error, Sendable, CustomStringConvertible {
 
 /// Runs the shutdowns of a set of built values in reverse dependency order.
 enum Shutdown {
-  static func run(_ values: [BuiltValue]) async -> ShutdownReport {
+  static func run(_ values: [PreparedValue]) async -> ShutdownReport {
     var targets: [ObjectIdentifier: (name: String, value: any DependencyShutdown)] = [:]
     for built in values {
       if let value = built.anyValue as? any DependencyShutdown {
-        targets[built.key.id] = (built.key.name, value)
+        targets[ObjectIdentifier(built.key)] = (_typeName(built.key, qualified: false), value)
       }
     }
     // A value waits for every value that read it, directly or through other keys.
     var readers: [ObjectIdentifier: Int] = [:]
     var readBy: [ObjectIdentifier: [ObjectIdentifier]] = [:]
-    for built in values where targets[built.key.id] != nil {
-      readers[built.key.id] = readers[built.key.id] ?? 0
-      for input in built.inputs where input != built.key.id && targets[input] != nil {
+    for built in values where targets[ObjectIdentifier(built.key)] != nil {
+      let id = ObjectIdentifier(built.key)
+      readers[id] = readers[id] ?? 0
+      for input in built.inputs where input != id && targets[input] != nil {
         readers[input, default: 0] += 1
-        readBy[built.key.id, default: []].append(input)
+        readBy[id, default: []].append(input)
       }
     }
     var order: [String] = []
@@ -140,49 +143,12 @@ enum Shutdown {
     }
     let shutDown = Set(targets.keys)
     let retired = values.filter { built in
-      shutDown.contains(built.key.id) || !built.inputs.isDisjoint(with: shutDown)
+      shutDown.contains(ObjectIdentifier(built.key)) || !built.inputs.isDisjoint(with: shutDown)
     }
     return ShutdownReport(
       order: order,
       failures: failures,
-      retired: Set(retired.map(\.key.id))
+      retired: Set(retired.map { ObjectIdentifier($0.key) })
     )
   }
-}
-
-extension BuiltValue {
-  /// The value, as its key's `Value`.
-  var anyValue: any Sendable {
-    func open<Key: DependencyKey>(_ key: Key.Type) -> any Sendable { box.unbox(as: Key.Value.self) }
-    return open(key.type)
-  }
-}
-
-extension DependencyStorage {
-  /// The values built here that the storages this one derives from don't share.
-  var ownBuiltValues: [BuiltValue] {
-    var inherited: Set<ObjectIdentifier> = []
-    var node = parent
-    while let ancestor = node {
-      for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
-      node = ancestor.parent
-    }
-    return builtValues.filter { !inherited.contains(ObjectIdentifier($0.box)) }
-  }
-}
-
-/// Stops because `Key`'s value was read after its container shut it down.
-func stopReadAfterShutdown<Key: DependencyKey>(
-  _ key: Key.Type,
-  context: DependencyContext
-) -> Never {
-  let name = Key.debugName
-  let message = """
-    TinyDependency: \(name) was read after `shutdown()` shut it down (or a value it read) in \
-    the \(context) context; what it holds is gone.
-    Read dependencies only before `shutdown()`: finish or cancel the work that reads \(name) \
-    (requests, background tasks) first, then shut down.
-    """
-  SystemInterface.writeToStandardError(message)
-  fatalError(message)
 }

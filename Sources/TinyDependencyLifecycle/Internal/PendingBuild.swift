@@ -1,3 +1,5 @@
+import TinyDependency
+
 /// One build of an async key's value in one container, observed by everyone who needs it.
 ///
 /// The build runs in a task of its own, so that concurrent prepares of the same key share it;
@@ -5,16 +7,16 @@
 /// the build settles, so a prepare of many keys waits for all of them in one task, and a
 /// build's deadline is the watchdog of the prepare that waits for it.
 final class PendingBuild: Sendable {
-  typealias Observer = @Sendable (Result<BuiltValue, any Error>) -> Void
+  typealias Observer = @Sendable (Result<PreparedValue, any Error>) -> Void
 
   let key: KeyType
-  let frame: BuildFrame
+  let record: BuildRecord
   /// Orders builds by when they were made, so a cycle is reported from the one made first.
   let serial = PendingBuild.serials.next()
   private static let serials = Counter()
 
   private struct State {
-    var result: Result<BuiltValue, PreparationError>?
+    var result: Result<PreparedValue, PreparationError>?
     var observers: [UInt64: Observer] = [:]
     var nextObserver: UInt64 = 0
     var task: Task<Void, Never>?
@@ -31,9 +33,9 @@ final class PendingBuild: Sendable {
   /// The task-local behind ``current``, spelled out rather than with the `@TaskLocal` macro.
   static let currentLocal = TaskLocal<PendingBuild?>(wrappedValue: nil)
 
-  init(key: KeyType, frame: BuildFrame) {
+  init(key: KeyType, record: BuildRecord) {
     self.key = key
-    self.frame = frame
+    self.record = record
   }
 
   /// Starts `body` in a task of its own.
@@ -57,7 +59,7 @@ final class PendingBuild: Sendable {
   /// Ends the build with `outcome` and tells its observers; returns false if it had already
   /// ended (it timed out), in which case nothing changes.
   @discardableResult
-  func settle(_ outcome: Result<BuiltValue, PreparationError>) -> Bool {
+  func settle(_ outcome: Result<PreparedValue, PreparationError>) -> Bool {
     let told = state.withLock { state -> [Observer]? in
       guard state.result == nil else { return nil }
       state.result = outcome
@@ -90,7 +92,7 @@ final class PendingBuild: Sendable {
   /// Calls `observer` when the build settles; returns the observation's number, or the
   /// outcome at once (not calling `observer`) if the build already settled.
   func observe(_ observer: @escaping Observer) -> (
-    id: UInt64?, ready: Result<BuiltValue, any Error>?
+    id: UInt64?, ready: Result<PreparedValue, any Error>?
   ) {
     state.withLock { state in
       if let result = state.result { return (nil, result.mapError { $0 }) }
@@ -119,7 +121,7 @@ final class PendingBuild: Sendable {
 
   /// Waits for the build's value. If the waiting task is cancelled, it stops waiting with a
   /// `CancellationError`, and the builder is cancelled when nobody waits for it any more.
-  func value() async throws -> BuiltValue {
+  func value() async throws -> PreparedValue {
     let slot = ObservationSlot()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
