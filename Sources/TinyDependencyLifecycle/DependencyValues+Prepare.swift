@@ -58,6 +58,8 @@ extension DependencyValues {
       }
       return
     }
+    // A caller cancelled before it asks starts nothing: there would be nobody to await it.
+    try Task.checkCancellation()
     let lifecycle = Lifecycle.of(self)
     var pending: [PendingBuild] = []
     var stale: [PendingBuild] = []
@@ -76,15 +78,20 @@ extension DependencyValues {
     }
     let waited = pending + stale
     guard !waited.isEmpty else { return }
+    let join = BuildJoin()
+    let (joined, ended) = (pending, stale)
     try await withWatchdog(
       seconds: timeout,
       onTimeout: {
-        for build in waited {
+        // The timeout is this caller's: it stops waiting, naming the build that kept it
+        // waiting; a build that someone else still awaits goes on for them.
+        if !joined.isEmpty { join.fail(Self.timedOut(waiting: joined, seconds: timeout)) }
+        for build in ended {
           AwaitingBuilds.deepest(from: build).giveUp(.timedOut(seconds: timeout))
         }
       }
     ) {
-      try await BuildJoin().wait(for: pending)
+      try await join.wait(for: pending)
       // Builds that everyone else gave up on: let them end, then prepare their keys again.
       for build in stale { _ = try? await build.value() }
     }
@@ -92,6 +99,15 @@ extension DependencyValues {
       try Task.checkCancellation()
       try await prepare(again, timeout: timeout)
     }
+  }
+
+  /// The failure of a caller whose `seconds` passed while it waited for `builds`: the path from
+  /// the first unfinished one to the build at the end of its chain of awaits.
+  static func timedOut(waiting builds: [PendingBuild], seconds: Double) -> PreparationError {
+    let start = builds.first { !$0.isSettled } ?? builds.first!
+    let end = AwaitingBuilds.deepest(from: start)
+    let chain = AwaitingBuilds.chain(to: end, from: start) ?? [start]
+    return PreparationError(path: chain.map(\.key.name), reason: .timedOut(seconds: seconds))
   }
 
   /// The value of `key` here, or its build in flight (joined or started).

@@ -88,12 +88,13 @@ extension DependencyValues {
       if trace.fellBack { reportAsyncFallback(of: Key.self, in: values) }
       let built = PreparedValue(value, of: Key.self, record: trace)
       let open = lifecycle.isOpen
-      if !pending.isSettled && open && values.storePrepared(built) {
+      // A build everyone stopped awaiting is not kept: nobody asked for it any more.
+      if !pending.isSettled && !pending.isAbandoned && open && values.storePrepared(built) {
         lifecycle.remove(pending)
         pending.settle(.success(built))
         return
       }
-      // Timed out, abandoned or shut down meanwhile: the value is nobody's, so it is shut
+      // Abandoned or shut down meanwhile: the value is nobody's, so it is shut
       // down here rather than leaked, before the build settles (a container's shutdown waits
       // for that, so this value goes before the values it read).
       if let disposable = value as? any DependencyShutdown {
