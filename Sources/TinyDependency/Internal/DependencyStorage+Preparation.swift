@@ -61,16 +61,20 @@ extension DependencyStorage {
   }
 }
 
-/// Values a storage shut down, kept for reads still in flight.
+/// Values a storage shut down, kept for reads still in flight, and the values the user handed
+/// in as built ones (`prepareDependencies`), which are the user's and never shut down.
 struct RetiredValues {
   var ids: Set<ObjectIdentifier> = []
   var values: [BuiltValue] = []
+  /// The boxes of values handed in, by identity.
+  var handedIn: Set<ObjectIdentifier> = []
 }
 
 extension DependencyStorage {
-  /// The values built here that the storages this one derives from don't share.
+  /// The values built here that the storages this one derives from don't share, and that the
+  /// user did not hand in.
   var ownBuiltValues: [BuiltValue] {
-    var inherited: Set<ObjectIdentifier> = []
+    var inherited = state.withLock { $0.retired.handedIn }
     var node = parent
     while let ancestor = node {
       for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
