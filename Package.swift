@@ -12,6 +12,7 @@ let package = Package(
   ],
   products: [
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
+    .library(name: "TinyDependencyGraph", targets: ["TinyDependencyGraph"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
     .library(name: "TinyDependencyBuiltins", targets: ["TinyDependencyBuiltins"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
@@ -20,30 +21,48 @@ let package = Package(
   ],
   targets: [
     .target(name: "TinyDependency", exclude: ["Internal/README.md"]),
-    .target(name: "TinyDependencyTesting", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyGraph", dependencies: ["TinyDependency"]),
+    .target(
+      name: "TinyDependencyTesting",
+      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
-    .executableTarget(name: "TinyDependencyExample", dependencies: ["TinyDependency"]),
+    .executableTarget(
+      name: "TinyDependencyExample",
+      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
     .executableTarget(
       name: "TinyDependencyServerExample",
-      dependencies: ["TinyDependency", "TinyDependencyLifecycle"]
+      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle"]
     ),
     .executableTarget(
       name: "TinyDependencyBenchmarks",
-      dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyLifecycle"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyGraph",
+        "TinyDependencyLifecycle",
+      ]
     ),
     .testTarget(
       name: "TinyDependencyTests",
-      dependencies: ["TinyDependency", "DependencyContextProbe", "TinyDependencyExample"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyGraph", "DependencyContextProbe", "TinyDependencyExample",
+      ]
     ),
     .testTarget(
       name: "TinyDependencyLifecycleTests",
-      dependencies: ["TinyDependency", "TinyDependencyLifecycle", "TinyDependencyServerExample"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle",
+        "TinyDependencyServerExample",
+      ]
     ),
     .testTarget(
       name: "TinyDependencyTestingTests",
-      dependencies: ["TinyDependency", "TinyDependencyTesting", "TinyDependencyLifecycle"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting",
+        "TinyDependencyLifecycle",
+      ]
     ),
     .testTarget(
       name: "TinyDependencyBuiltinsTests",
@@ -53,7 +72,7 @@ let package = Package(
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
-        "TinyDependency", "TinyDependencyTesting", "TinyDependencyBuiltins",
+        "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
         "TinyDependencyLifecycle", "TinyDependencyExample",
       ]
     ),

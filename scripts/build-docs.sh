@@ -37,7 +37,8 @@ done
 mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 out=.build/docs
-modules=(TinyDependency TinyDependencyTesting TinyDependencyBuiltins TinyDependencyLifecycle)
+modules=(TinyDependency TinyDependencyGraph TinyDependencyTesting TinyDependencyBuiltins
+  TinyDependencyLifecycle)
 graphs=$scratch/symbol-graphs
 work=$out/work
 
@@ -84,6 +85,7 @@ build_symbol_graphs() {
 }
 build_symbol_graphs
 if [ ! -f "$graphs/TinyDependency.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencyGraph.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyTesting.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyBuiltins.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyLifecycle.symbols.json" ]; then
@@ -134,15 +136,24 @@ fi
 # (a broken link, an unresolved or ambiguous symbol reference, a parameter without
 # documentation) fails the build, as --warnings-as-errors would, but every archive is still
 # written, so one run reports every problem of both modules.
+# The graph links to the core; the test-support product links to both.
+step "docc: TinyDependencyGraph"
+convert TinyDependencyGraph "$out/TinyDependencyGraph.doccarchive" \
+  --dependency "$work/TinyDependency-links.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencyGraph-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
 step "docc: TinyDependencyTesting"
 convert TinyDependencyTesting "$out/TinyDependencyTesting.doccarchive" \
   --dependency "$work/TinyDependency-links.doccarchive" \
+  --dependency "$out/TinyDependencyGraph.doccarchive" \
   --diagnostics-output-path "$work/TinyDependencyTesting-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
 step "docc: TinyDependency"
 convert TinyDependency "$out/TinyDependency.doccarchive" \
   --dependency "$out/TinyDependencyTesting.doccarchive" \
+  --dependency "$out/TinyDependencyGraph.doccarchive" \
   --diagnostics-output-path "$work/TinyDependency-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
@@ -233,7 +244,8 @@ if ! swift "$work/CheckDocs.swift" "$out" "$work" "${modules[@]}"; then
 fi
 
 step "one site for every module"
-"$docc" merge "$out/TinyDependency.doccarchive" "$out/TinyDependencyTesting.doccarchive" \
+"$docc" merge "$out/TinyDependency.doccarchive" "$out/TinyDependencyGraph.doccarchive" \
+  "$out/TinyDependencyTesting.doccarchive" \
   "$out/TinyDependencyBuiltins.doccarchive" "$out/TinyDependencyLifecycle.doccarchive" \
   --output-path "$out/site" \
   --synthesized-landing-page-name TinyDependency

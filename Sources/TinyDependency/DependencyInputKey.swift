@@ -62,8 +62,8 @@ extension DependencyValues {
   /// from, or with ``prepareDependencies(fileID:filePath:line:column:_:)`` for the process root
   /// and its scopes), and as unset until then, even if its key declares a value
   /// for this container's context: which values a key declares is not visible without running
-  /// them. ``DependencyGraph/trace(_:context:configure:)`` shows the inputs a resolution
-  /// actually missed.
+  /// them. TinyDependencyGraph's `DependencyGraph.trace(_:context:configure:)` shows the inputs
+  /// a resolution actually missed.
   ///
   /// - Parameter keys: The keys to check, such as every key the app registers.
   /// - Returns: The unset inputs, in the order given.

@@ -50,6 +50,18 @@ public struct DependencyValues: Sendable {
     self.frame = nil
   }
 
+  /// A container whose builds report to `recorder`, as do those of every scope made from it:
+  /// the hook TinyDependencyGraph traces through (see ``BuildRecorder``).
+  package init(context: DependencyContext, recorder: any BuildRecorder) {
+    self.init(storage: DependencyStorage(context: context, recorder: recorder))
+  }
+
+  /// Every value this container holds, with the keys each build read, and those of the scopes
+  /// around it that they read, transitively: what its graph shows.
+  package var builtKeysWithTheirReads: [(key: KeyType, reads: [KeyType])] {
+    storage.builtValuesWithTheirReads.map { ($0.key, $0.reads) }
+  }
+
   /// Reads or overrides the value of a key.
   ///
   /// Reading returns the value set on this container or a scope around it, or else the key's

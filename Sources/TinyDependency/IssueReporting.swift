@@ -3,8 +3,8 @@
 /// The core never imports Testing or XCTest. When TinyDependencyTesting is linked into the
 /// process, the core finds its router by name at run time and reports through it, so a problem
 /// becomes a failed Swift Testing or XCTest test; otherwise it goes to standard error.
-/// Underscored: not for use outside the package.
-public protocol _DependencyIssueRouting {
+/// `package`: only TinyDependencyTesting conforms.
+package protocol DependencyIssueRouting {
   /// Records `message` as an issue of the running test, if there is one; returns whether it did.
   static func record(
     _ message: String,
@@ -18,14 +18,14 @@ public protocol _DependencyIssueRouting {
 /// Where the core's non-fatal problems go.
 package enum IssueReporter {
   /// The mangled name of TinyDependencyTesting's router, `TinyDependencyTesting.IssueRouter`.
-  static let routerName = "21TinyDependencyTesting11IssueRouterO"
+  package static let routerName = "21TinyDependencyTesting11IssueRouterO"
 
   /// The router, when TinyDependencyTesting is linked; looked up once.
   ///
   /// `nonisolated(unsafe)`: a metatype is immutable, and the router only has static methods
   /// that are safe to call from any thread.
-  nonisolated(unsafe) package static let router: (any _DependencyIssueRouting.Type)? =
-    _typeByName(routerName) as? any _DependencyIssueRouting.Type
+  nonisolated(unsafe) package static let router: (any DependencyIssueRouting.Type)? =
+    _typeByName(routerName) as? any DependencyIssueRouting.Type
 
   /// Whether a test trait is applying its overrides on this task. A key-path write reads the
   /// property first; that read is the trait's, so placeholders that report reads stay quiet.

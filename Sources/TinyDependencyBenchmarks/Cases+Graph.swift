@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyGraph
 
 /// Measures listing the cycles of a graph: a ladder of 100 keys without cycles, and 10,000 keys
 /// read at random with more cycles than the limit.

@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyGraph
 
 /// Runs a to-do store with the dependencies of the detected context (live under `swift run`).
 ///

@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyGraph
 import TinyDependencyLifecycle
 
 /// A server-shaped example: prepares an async connection pool and two services at start-up,

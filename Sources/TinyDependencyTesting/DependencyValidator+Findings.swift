@@ -1,4 +1,5 @@
 internal import TinyDependency
+internal import TinyDependencyGraph
 
 /// One function per kind of finding of ``DependencyValidator/validate(_:previews:configure:)``.
 extension DependencyValidator {

@@ -1,5 +1,6 @@
 import Testing
 public import TinyDependency
+public import TinyDependencyGraph
 
 /// Checks that keys are ready for tests: each has a test value of its own, building the test
 /// values touches no live value, there are no cycles, and every input is set.
@@ -16,7 +17,7 @@ public import TinyDependency
 /// ```
 ///
 /// Validation resolves each key in a fresh container in the test context with
-/// ``/TinyDependency/DependencyGraph/trace(_:context:configure:)``, so it builds test values,
+/// ``/TinyDependencyGraph/DependencyGraph/trace(_:context:configure:)``, so it builds test values,
 /// never live ones: a resolution that reaches a key without a test value of its own (or,
 /// checking previews, without a preview value) records the key, with the path that led there,
 /// and stops before its `defaultValue` runs. What that resolution would have read afterwards is

@@ -9,7 +9,7 @@ import XCTest
 ///
 /// The core looks this type up by its mangled name, `21TinyDependencyTesting11IssueRouterO`:
 /// keep the name and module.
-enum IssueRouter: _DependencyIssueRouting, _DependencyTestRootProviding {
+enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
   static func record(
     _ message: String,
     fileID: String,

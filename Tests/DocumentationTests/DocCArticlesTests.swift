@@ -1,12 +1,14 @@
 import Foundation
 import Testing
 import TinyDependency
+import TinyDependencyGraph
 
 @Suite("The DocC articles show code that compiles and works")
 struct DocCArticlesTests {
   /// The documentation catalogs, relative to the package root.
   static let catalogs = [
     "Sources/TinyDependency/TinyDependency.docc",
+    "Sources/TinyDependencyGraph/TinyDependencyGraph.docc",
     "Sources/TinyDependencyTesting/TinyDependencyTesting.docc",
     "Sources/TinyDependencyBuiltins/TinyDependencyBuiltins.docc",
     "Sources/TinyDependencyLifecycle/TinyDependencyLifecycle.docc",
@@ -30,10 +32,9 @@ struct DocCArticlesTests {
     return paths.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
   }
 
-  static func article(_ name: String) throws -> String {
+  static func article(_ name: String, catalog: String = catalogs[0]) throws -> String {
     try String(
-      contentsOf: DocumentationTests.packageRoot
-        .appendingPathComponent("Sources/TinyDependency/TinyDependency.docc/\(name)"),
+      contentsOf: DocumentationTests.packageRoot.appendingPathComponent("\(catalog)/\(name)"),
       encoding: .utf8
     )
   }
@@ -129,7 +130,7 @@ struct DocCArticlesTests {
   }
 
   @Test func graphsAreWhatTheArticleShows() throws {
-    let article = try Self.article("Reading-the-dependency-graph.md")
+    let article = try Self.article("Reading-the-dependency-graph.md", catalog: Self.catalogs[1])
     #expect(article.contains("```text\n" + invoiceGraph().text + "```"))
     #expect(article.contains("```text\n" + invoiceGraphWithoutTenant().text + "```"))
     #expect(article.contains("```mermaid\n" + invoiceGraph().mermaid + "```"))

@@ -3,6 +3,7 @@
 // catalogs appears in a DocCExamples+ file line for line; edit both together.
 
 import TinyDependency
+import TinyDependencyGraph
 import TinyDependencyLifecycle
 
 // MARK: - Using explicit containers in servers

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TinyDependency
+import TinyDependencyGraph
 
 @Suite("README.md and Examples.md show code that compiles and works")
 struct DocumentationTests {

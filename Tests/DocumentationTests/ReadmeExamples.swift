@@ -6,6 +6,7 @@ import Foundation
 import Testing
 import TinyDependency
 import TinyDependencyBuiltins
+import TinyDependencyGraph
 import TinyDependencyLifecycle
 import TinyDependencyTesting
 

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyGraph
 import TinyDependencyLifecycle
 
 @Suite("Async keys are prepared, then read synchronously")

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyGraph
 import TinyDependencyLifecycle
 
 @Suite("prepare builds async keys in graph order, once, with independent branches concurrently")

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyGraph
 import TinyDependencyTesting
 
 @Suite("The dependency validator")

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import TinyDependency
+@testable import TinyDependencyGraph
 
 @Suite("Dependency graphs list every elementary cycle, up to a limit")
 struct DependencyGraphCycleTests {

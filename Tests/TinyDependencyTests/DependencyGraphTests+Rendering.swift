@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TinyDependency
+@testable import TinyDependencyGraph
 
 @Suite("Dependency graphs render as text, Mermaid and DOT, with one name per key")
 struct DependencyGraphRenderingTests {

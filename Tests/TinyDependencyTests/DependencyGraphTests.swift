@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TinyDependency
+@testable import TinyDependencyGraph
 
 @Suite("Dependency graphs from real resolutions")
 struct DependencyGraphTests {

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyGraph
 
 @Suite("Inputs: keys with no default that a container must be given")
 struct DependencyInputKeyTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TinyDependency
+import TinyDependencyGraph
 
 @testable import TinyDependencyExample
 

@@ -25,7 +25,7 @@ final class BuildFrame: @unchecked Sendable {
   let previousOnThread: BuildFrame?
   /// Set while tracing a graph: cycles and missing inputs are recorded there instead of
   /// stopping the process.
-  let recorder: TraceRecorder?
+  let recorder: (any BuildRecorder)?
   /// The thread that runs the build.
   let thread = SystemInterface.currentThread()
 
@@ -69,7 +69,7 @@ final class BuildFrame: @unchecked Sendable {
     keyType: any DependencyKey.Type,
     context: DependencyContext,
     parent: BuildFrame?,
-    recorder: TraceRecorder?
+    recorder: (any BuildRecorder)?
   ) {
     self.key = ObjectIdentifier(keyType)
     self.keyTypeBox = KeyType(keyType)
@@ -243,19 +243,19 @@ final class BuildFrame: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: a metatype is an immutable, process-wide identity; it is only used
 /// here for its identity, its name and its `lifetime`, none of which touch isolated state.
-struct KeyType: @unchecked Sendable, Hashable {
-  let type: any DependencyKey.Type
+package struct KeyType: @unchecked Sendable, Hashable {
+  package let type: any DependencyKey.Type
 
-  init(_ type: any DependencyKey.Type) { self.type = type }
+  package init(_ type: any DependencyKey.Type) { self.type = type }
 
-  var id: ObjectIdentifier { ObjectIdentifier(type) }
+  package var id: ObjectIdentifier { ObjectIdentifier(type) }
 
   /// The key's short name, for messages.
-  var name: String { _typeName(type, qualified: false) }
+  package var name: String { _typeName(type, qualified: false) }
 
-  static func == (lhs: KeyType, rhs: KeyType) -> Bool { lhs.id == rhs.id }
+  package static func == (lhs: KeyType, rhs: KeyType) -> Bool { lhs.id == rhs.id }
 
-  func hash(into hasher: inout Hasher) { hasher.combine(id) }
+  package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// How a value keeps the scope it was built in, which decides where it may be shared.

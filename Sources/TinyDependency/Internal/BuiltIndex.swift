@@ -96,7 +96,7 @@ final class SlotTable: @unchecked Sendable {
 
   @inline(__always)
   private func start(_ key: UInt) -> Int {
-    Int(truncatingIfNeeded: PersistentMap.hash(ObjectIdentifier(bitPattern: key)) >> 32)
+    Int(truncatingIfNeeded: PersistentMap.hash(ObjectIdentifier(bitPattern: key)))
       & (capacity - 1)
   }
 

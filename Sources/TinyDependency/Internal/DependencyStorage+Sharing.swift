@@ -1,4 +1,4 @@
-/// Values shared between a scope and the scopes around it (DESIGN 5).
+/// Values shared between a scope and the scopes around it (DESIGN.md, decision 5).
 ///
 /// A value built in a scope is kept by the highest scope around it that would have built the
 /// same: none of the keys it read, nor the key itself, were overridden in between, the context

@@ -57,16 +57,12 @@ final class DependencyStorage: @unchecked Sendable {
   /// Whether this is the storage of the process-wide root that is current when nothing is bound.
   let isProcessRoot: Bool
   /// Set for a container that traces a graph, and inherited by the storages derived from it.
-  let recorder: TraceRecorder?
+  let recorder: (any BuildRecorder)?
   /// The test this storage belongs to, inherited by the storages derived from it: reads through
   /// it take the slow path, which tells the test (see `TestScope`).
   let testScope: TestScope?
   /// Whether `testScope` is set.
   let belongsToTest: Bool
-  /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
-  /// set on the process root when that product is linked (see `TestRoots`).
-  @usableFromInline
-  let routesUnboundReads: Bool
   /// The values set on this storage and on the ones it derives from.
   @usableFromInline @exclusivity(unchecked)
   private(set) var overrides: PersistentMap
@@ -98,7 +94,7 @@ final class DependencyStorage: @unchecked Sendable {
     context: DependencyContext?,
     overrides: PersistentMap = PersistentMap(),
     isProcessRoot: Bool = false,
-    recorder: TraceRecorder? = nil,
+    recorder: (any BuildRecorder)? = nil,
     testScope: TestScope? = nil
   ) {
     self.parent = nil
@@ -106,7 +102,6 @@ final class DependencyStorage: @unchecked Sendable {
     self.recorder = recorder
     self.testScope = testScope
     self.belongsToTest = testScope != nil
-    self.routesUnboundReads = isProcessRoot && TestRoots.provider != nil
     self.overrides = overrides
     self.changedKeys = KeySet(overrides.keys)
     self.context = context ?? ContextDetection.process.context
@@ -120,7 +115,6 @@ final class DependencyStorage: @unchecked Sendable {
     self.recorder = parent.recorder
     self.testScope = parent.testScope
     self.belongsToTest = parent.belongsToTest
-    self.routesUnboundReads = false
     self.overrides = parent.overridesForDerivedStorage()
     self.reportsLiveFallbacks = parent.reportsLiveFallbacks
     self.context = parent.context

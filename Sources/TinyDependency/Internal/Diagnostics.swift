@@ -8,7 +8,7 @@ enum Diagnostics {
     _ path: [BuildFrame],
     reentering continuation: [any DependencyKey.Type],
     acrossThreads: Bool = false,
-    recorder: TraceRecorder?
+    recorder: (any BuildRecorder)?
   ) -> Never {
     var keys: [any DependencyKey.Type] = path.map(\.keyType)
     keys.append(contentsOf: continuation)

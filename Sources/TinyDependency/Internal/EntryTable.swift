@@ -23,12 +23,8 @@ struct KeyID: Hashable {
 
   func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
-  /// Dictionary buckets come from the low bits: the product's high half, which every bit of the
-  /// address reaches, is folded into them.
+  /// Dictionary buckets come from the low bits, which ``PersistentMap/hash(_:seed:)`` mixes.
   func _rawHashValue(seed: Int) -> Int {
-    let product =
-      (UInt64(UInt(bitPattern: id)) ^ UInt64(UInt(bitPattern: seed)))
-      &* 0x9E37_79B9_7F4A_7C15
-    return Int(truncatingIfNeeded: product ^ (product >> 32))
+    Int(truncatingIfNeeded: PersistentMap.hash(id, seed: seed))
   }
 }

@@ -230,11 +230,14 @@ extension DependencyValues {
   }
 }
 
-/// The keys a trace found to be prepared, not built on a read, for ``DependencyGraph/Node``.
-enum PreparedOnlyKeys {
+/// The keys a trace found to be prepared, not built on a read: async keys, for the graph's nodes.
+package enum PreparedOnlyKeys {
   private static let ids = Locked<Set<ObjectIdentifier>>([])
 
   static func insert(_ id: ObjectIdentifier) { _ = ids.withLock { $0.insert(id) } }
 
-  static func contains(_ id: ObjectIdentifier) -> Bool { ids.withLock { $0.contains(id) } }
+  /// Whether a trace found the key with this identity to be an async key.
+  package static func contains(_ id: ObjectIdentifier) -> Bool {
+    ids.withLock { $0.contains(id) }
+  }
 }

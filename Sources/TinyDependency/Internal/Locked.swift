@@ -51,7 +51,7 @@ package struct Locked<State>: @unchecked Sendable {
   /// Blocks while `predicate` holds for the state, for at most `timeout` seconds.
   ///
   /// - Returns: True when the predicate stopped holding, false on a time-out.
-  func wait(while predicate: (borrowing State) -> Bool, timeout: Double) -> Bool {
+  package func wait(while predicate: (borrowing State) -> Bool, timeout: Double) -> Bool {
     buffer.withUnsafeMutablePointers { state, primitives in
       LockPrimitives.lock(primitives)
       defer { LockPrimitives.unlock(primitives) }
@@ -67,7 +67,7 @@ package struct Locked<State>: @unchecked Sendable {
 
   /// Wakes every thread in ``wait(while:timeout:)``, to check the state again. Call after the
   /// change was made under the lock.
-  func broadcast() {
+  package func broadcast() {
     buffer.withUnsafeMutablePointerToElements { LockPrimitives.broadcast($0) }
   }
 }

@@ -5,9 +5,8 @@
 /// whatever the map holds. When the list reaches ``maximumLayers``, its entries move into a hash
 /// array mapped trie: each trie node holds up to 32 slots selected by 5 bits of the key's hash,
 /// and an insertion copies only the nodes on its path. A lookup scans at most ``maximumLayers``
-/// layers, then one trie node per 32× more entries. The hash multiplies the key's address by an
-/// odd constant, a bijection on 64-bit values, so two keys never share a full hash and no
-/// collision buckets are needed.
+/// layers, then one trie node per 32× more entries. The hash (``hash(_:)``) is a bijection on
+/// 64-bit values, so two keys never share a full hash and no collision buckets are needed.
 @usableFromInline
 struct PersistentMap: Sendable {
   @usableFromInline
@@ -24,9 +23,16 @@ struct PersistentMap: Sendable {
   @inlinable
   init() {}
 
+  /// The hash of a key identity, shared by the map, the built index and the entry table.
+  ///
+  /// Identities are aligned metadata addresses, so their low bits are zero. Multiplying by an
+  /// odd constant keeps those zeros, so the product's high half, which every bit of the address
+  /// reaches, is folded into its low half. Both steps are bijections on 64-bit values.
   @inlinable
-  static func hash(_ key: ObjectIdentifier) -> UInt64 {
-    UInt64(UInt(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15
+  static func hash(_ key: ObjectIdentifier, seed: Int = 0) -> UInt64 {
+    let product =
+      (UInt64(UInt(bitPattern: key)) ^ UInt64(UInt(bitPattern: seed))) &* 0x9E37_79B9_7F4A_7C15
+    return product ^ (product >> 32)
   }
 
   /// The value for `key`, if set.

@@ -15,8 +15,8 @@
 /// A pthread mutex and condition variable, kept at a stable address by their owner.
 ///
 /// `Synchronization.Mutex` needs macOS 15 / iOS 18, and ThreadSanitizer on Linux reports false
-/// races on it, so the library keeps these primitives (DESIGN 11). Timed waits measure time on a
-/// monotonic clock. Return codes are checked in debug builds (`assert`).
+/// races on it, so the library keeps these primitives (DESIGN.md, decision 11). Timed waits
+/// measure time on a monotonic clock. Return codes are checked in debug builds (`assert`).
 struct LockPrimitives {
   private var mutex = pthread_mutex_t()
   private var condition = pthread_cond_t()
@@ -110,7 +110,7 @@ struct LockPrimitives {
 }
 
 /// Process-level helpers that the core needs without Foundation.
-enum SystemInterface {
+package enum SystemInterface {
   /// An identifier of the calling thread, equal for two calls only on the same live thread.
   static func currentThread() -> UInt {
     #if canImport(Darwin)
@@ -142,7 +142,7 @@ enum SystemInterface {
   }
 
   /// Writes a line to standard error in one `write` call, so lines from threads don't interleave.
-  static func writeToStandardError(_ message: String) {
+  package static func writeToStandardError(_ message: String) {
     var line = message
     if !line.hasSuffix("\n") { line += "\n" }
     let utf8 = Array(line.utf8)
@@ -167,12 +167,12 @@ enum SystemInterface {
   }
 
   /// Blocks the calling thread for good: for traced resolutions that cannot go on.
-  static func park() -> Never {
+  package static func park() -> Never {
     while true { sleep(3_600) }
   }
 
   /// Runs `body` on a new detached thread.
-  static func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
+  package static func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
     /// `@unchecked Sendable`: set before the thread starts, then only read by it.
     final class Context: @unchecked Sendable {
       let body: @Sendable () -> Void

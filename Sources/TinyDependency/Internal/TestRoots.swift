@@ -10,10 +10,10 @@
 /// TinyDependencyTesting.
 ///
 /// The core finds TinyDependencyTesting's router by name at run time (see
-/// `_DependencyIssueRouting`). When it also conforms to this protocol, a read with nothing bound
+/// `DependencyIssueRouting`). When it also conforms to this protocol, a read with nothing bound
 /// asks it for the running test's root container instead of using the process-wide one.
-/// Underscored: not for use outside the package.
-public protocol _DependencyTestRootProviding {
+/// `package`: only TinyDependencyTesting conforms.
+package protocol DependencyTestRootProviding {
   /// The root container of the test running in the calling task or thread, if there is one.
   static func currentTestRoot() -> DependencyValues?
 
@@ -32,8 +32,8 @@ package enum TestRoots {
   ///
   /// `nonisolated(unsafe)`: a metatype is immutable, and the router only has static methods
   /// that are safe to call from any thread.
-  nonisolated(unsafe) static let provider: (any _DependencyTestRootProviding.Type)? =
-    IssueReporter.router as? any _DependencyTestRootProviding.Type
+  nonisolated(unsafe) static let provider: (any DependencyTestRootProviding.Type)? =
+    IssueReporter.router as? any DependencyTestRootProviding.Type
 
   /// The container of a read with nothing bound, in a process where TinyDependencyTesting is
   /// linked: the running test's root, or the process root outside tests.

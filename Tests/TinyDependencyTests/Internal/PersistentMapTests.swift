@@ -86,6 +86,18 @@ struct PersistentMapTests {
     #expect(ids[0]._rawHashValue(seed: 0) != ids[0]._rawHashValue(seed: 1))
   }
 
+  @Test func trieRootSpreadsAlignedKeysOverItsSlots() {
+    // Key identities are aligned addresses: their low bits are zero, and a hash that keeps them
+    // zero crowds the whole trie into a few of the root's 32 slots.
+    let tokens = (0..<256).map { _ in Token() }
+    var map = PersistentMap()
+    for (position, token) in tokens.enumerated() { map.set(ObjectIdentifier(token), Box(position)) }
+    let occupied = map.root.map { $0.bitmap.nonzeroBitCount } ?? 0
+    #expect(occupied >= 28, "the root uses \(occupied) of its 32 slots for 256 keys")
+    let keySlots = Set(numberedKeys(64).map { PersistentMap.hash(ObjectIdentifier($0)) & 31 })
+    #expect(keySlots.count >= 20, "64 key types fall into \(keySlots.count) root slots")
+  }
+
   @Test func entryTableKeepsEveryEntryLikeADictionary() {
     let tokens = (0..<2_000).map { _ in Token() }
     var table = EntryTable<Int>()

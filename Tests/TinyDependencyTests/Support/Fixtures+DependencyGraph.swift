@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyGraph
 
 // Keys whose reads make the graphs of DependencyGraphTests, DependencyGraphRenderingTests and
 // DependencyGraphCycleTests.

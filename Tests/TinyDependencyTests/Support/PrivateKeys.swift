@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyGraph
 
 /// A private key named like one in DependencyGraphTests+Rendering.swift: the two differ only by
 /// file.

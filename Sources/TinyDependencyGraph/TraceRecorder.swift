@@ -1,3 +1,5 @@
+import TinyDependency
+
 /// Collects what stops a traced resolution (a cycle, an unset input) instead of stopping the
 /// process, for ``DependencyGraph/trace(_:context:configure:)``.
 ///
@@ -6,7 +8,7 @@
 /// recorder notes the problem, wakes the tracer and parks that thread for good. The parked
 /// thread and the values it was building are never released: tracing is meant for test suites
 /// and checks that run once.
-final class TraceRecorder: Sendable {
+final class TraceRecorder: BuildRecorder {
   /// Whether a key's fallback to its live default is recorded and stops the resolution, so
   /// that no live value is built (validation).
   let stopsAtLiveFallbacks: Bool

@@ -1,9 +1,11 @@
+public import TinyDependency
+
 /// The keys whose values were built, and the keys each build read: a dependency graph.
 ///
 /// The graph comes from real resolutions, not from source: while a key's value is built, every
-/// key it reads (through ``DependencyValues/current``, `@Dependency` or the container itself)
-/// becomes an edge `built -> read`. Get the graph of what a container has built so far with
-/// ``DependencyValues/graph``, or trace a set of keys in a fresh container with
+/// key it reads (through ``/TinyDependency/DependencyValues/current``, `@Dependency` or the
+/// container) becomes an edge `built -> read`. Get the graph of what a container has built so far with
+/// ``TinyDependency/DependencyValues/graph``, or trace a set of keys in a fresh container with
 /// ``trace(_:context:configure:)``, which also reports cycles and unset inputs instead of
 /// stopping.
 ///
@@ -70,7 +72,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
   public let nodes: [Node]
   /// Every dependency, sorted.
   public let edges: [Edge]
-  /// Inputs (``DependencyInputKey``) that a traced resolution read while they were unset.
+  /// Inputs (``/TinyDependency/DependencyInputKey``) that a traced resolution read while they were unset.
   public let missingInputs: [Node]
 
   init(

@@ -1,3 +1,5 @@
+public import TinyDependency
+
 // MARK: - Obtaining a graph
 
 extension DependencyValues {
@@ -6,7 +8,7 @@ extension DependencyValues {
   public var graph: DependencyGraph {
     DependencyGraph(
       context: context,
-      builds: storage.builtValuesWithTheirReads.map { ($0.key, $0.reads) }
+      builds: builtKeysWithTheirReads
     )
   }
 }
@@ -77,9 +79,7 @@ extension DependencyGraph {
       // `configure` runs on the tracing thread too: a read there that meets a cycle or an
       // unset input parks that thread, not the caller's.
       SystemInterface.runOnNewThread {
-        var values = DependencyValues(
-          storage: DependencyStorage(context: context, recorder: recorder)
-        )
+        var values = DependencyValues(context: context, recorder: recorder)
         configure.body(&values)
         recorder.finishConfiguring()
         values.resolveForTrace(traced.type)
