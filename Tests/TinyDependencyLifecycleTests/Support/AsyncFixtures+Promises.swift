@@ -3,9 +3,16 @@ import TinyDependencyLifecycle
 
 // Async keys for the promises of the lifecycle that callers, owners and readers rely on.
 
-/// Builds in `buildMilliseconds`, stopping early when cancelled.
-enum MeasuredKey: AsyncDependencyKey {
-  static func makeDefault() async throws -> Resource { try await buildResource("Measured") }
+/// Opened by the test that uses ``GatedKey``.
+let gate = QueueLocked(false)
+
+/// Builds once ``gate`` is open, stopping early when cancelled.
+enum GatedKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Resource {
+    DependencyValues.current.asyncSettings.log.append("waiting Gated")
+    while !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 5_000_000) }
+    return try await buildResource("Gated")
+  }
 }
 
 /// The implementation behind ``InterfaceKey``.
