@@ -159,20 +159,3 @@ final class ObservationSlot: Sendable {
     }
   }
 }
-
-/// Runs `body`; if it is still running after `seconds`, calls `onTimeout` (once) from another
-/// task, which must make `body` end.
-func withWatchdog<R>(
-  seconds: Double,
-  onTimeout: @escaping @Sendable () -> Void,
-  _ body: () async throws -> R
-) async rethrows -> R {
-  let clamped: Double = max(0, min(seconds, 1e9))
-  let nanoseconds = UInt64(clamped * 1e9)
-  let watchdog = Task {
-    do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
-    onTimeout()
-  }
-  defer { watchdog.cancel() }
-  return try await body()
-}
