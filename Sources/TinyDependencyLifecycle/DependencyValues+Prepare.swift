@@ -1,5 +1,8 @@
 public import TinyDependency
 
+/// Thrown by the deadline of a prepare in a builder.
+private struct DeadlinePassed: Error {}
+
 extension DependencyValues {
   /// How many seconds ``prepare(_:timeout:)`` waits for its builds by default.
   public static let defaultPreparationTimeout = 30.0
@@ -46,16 +49,7 @@ extension DependencyValues {
 
   func prepare(_ keys: [KeyType], timeout: Double) async throws {
     if PendingBuild.current != nil {
-      // In a builder: each key through `prepared`, which looks for cycles. The prepare that
-      // started this build keeps the deadline.
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for key in keys {
-          group.addTask { _ = try await self.preparedInBuilder(key) }
-        }
-        // Not `waitForAll()`, which waits for every task before it throws: the first failure
-        // leaves the group at once, which cancels the others.
-        while try await group.next() != nil {}
-      }
+      try await prepareInBuilder(keys, timeout: timeout)
       return
     }
     // A caller cancelled before it asks starts nothing: there would be nobody to await it.
@@ -98,6 +92,37 @@ extension DependencyValues {
     if !again.isEmpty {
       try Task.checkCancellation()
       try await prepare(again, timeout: timeout)
+    }
+  }
+
+  /// In a builder: each key through `prepared`, which looks for cycles, until `timeout`
+  /// passes; the prepare that started this build still has its own deadline.
+  private func prepareInBuilder(_ keys: [KeyType], timeout: Double) async throws {
+    let finished = Locked<Set<ObjectIdentifier>>([])
+    do {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for key in keys {
+          group.addTask {
+            _ = try await self.preparedInBuilder(key)
+            _ = finished.withLock { $0.insert(key.id) }
+          }
+        }
+        group.addTask {
+          try await Deadlines.shared.sleep(seconds: timeout)
+          throw DeadlinePassed()
+        }
+        // Not `waitForAll()`, which waits for every task before it throws: the first failure
+        // leaves the group at once, which cancels the others.
+        for _ in keys { try await group.next() }
+        group.cancelAll()
+      }
+    } catch is DeadlinePassed {
+      let waiting = keys.first { key in !finished.withLock { $0.contains(key.id) } } ?? keys[0]
+      let lifecycle = Lifecycle.of(self)
+      guard let build = lifecycle.inFlightBuild(for: waiting.id) else {
+        throw PreparationError(path: [waiting.name], reason: .timedOut(seconds: timeout))
+      }
+      throw Self.timedOut(waiting: [build], seconds: timeout)
     }
   }
 

@@ -36,4 +36,11 @@ struct PrepareCallerTests {
     #expect(values.unpreparedKeys(among: [StubbornKey.self]).count == 1)
     #expect(log.count("end Stubborn") == 0)
   }
+
+  @Test func aPrepareInsideABuilderThrowsAtItsOwnTimeout() async throws {
+    let (values, _) = asyncContainer()
+    // The outer timeout is long; the inner one, 0.5 s, ends the inner wait.
+    try await values.prepare([ImpatientBuilderKey.self], timeout: 5)
+    #expect(values[ImpatientBuilderKey.self] == #"["SlowKey"]: timedOut(seconds: 0.5)"#)
+  }
 }

@@ -137,6 +137,55 @@ final class Deadlines: Sendable {
   }
 }
 
+extension Deadlines {
+  /// Returns once `seconds` have passed; throws `CancellationError` at once, and forgets the
+  /// deadline, when the calling task is cancelled first.
+  func sleep(seconds: Double) async throws {
+    let wait = DeadlineWait()
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        wait.start(continuation, deadline: schedule(after: seconds) { wait.end(.success(())) })
+      }
+    } onCancel: {
+      wait.end(.failure(CancellationError()))
+    }
+  }
+}
+
+/// One task sleeping until a deadline: resumed once, by the deadline or by a cancellation.
+private final class DeadlineWait: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<Void, any Error>?
+    var deadline: UInt64?
+    var outcome: Result<Void, any Error>?
+  }
+
+  private let state = Locked(State())
+
+  func start(_ continuation: CheckedContinuation<Void, any Error>, deadline: UInt64) {
+    let early = state.withLock { state -> Result<Void, any Error>? in
+      state.deadline = deadline
+      if let outcome = state.outcome { return outcome }
+      state.continuation = continuation
+      return nil
+    }
+    if let early {
+      Deadlines.shared.cancel(deadline)
+      continuation.resume(with: early)
+    }
+  }
+
+  func end(_ outcome: Result<Void, any Error>) {
+    let (continuation, deadline) = state.withLock { state in
+      if state.outcome == nil { state.outcome = outcome }
+      defer { state.continuation = nil }
+      return (state.continuation, state.deadline)
+    }
+    if let deadline { Deadlines.shared.cancel(deadline) }
+    continuation?.resume(with: outcome)
+  }
+}
+
 /// Runs `body`; if it is still running after `seconds`, calls `onTimeout` (once), which must
 /// make `body` end.
 func withWatchdog<R>(

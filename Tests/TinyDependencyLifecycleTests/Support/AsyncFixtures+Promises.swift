@@ -31,3 +31,16 @@ enum InterfaceKey: AsyncDependencyKey {
 enum HandedInKey: DependencyKey {
   static var defaultValue: Resource { Resource("Default", settings: AsyncSettings()) }
 }
+
+/// Prepares ``SlowKey`` with a short timeout of its own from inside its build, and returns the
+/// reason that inner prepare failed with, or "built" if it did not fail.
+enum ImpatientBuilderKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> String {
+    do {
+      try await DependencyValues.current.prepare([SlowKey.self], timeout: 0.5)
+      return "built"
+    } catch let error as PreparationError {
+      return "\(error.path): \(error.reason)"
+    }
+  }
+}
