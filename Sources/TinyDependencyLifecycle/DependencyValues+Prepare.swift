@@ -102,8 +102,13 @@ extension DependencyValues {
     do {
       try await withThrowingTaskGroup(of: Void.self) { group in
         for key in keys {
-          group.addTask {
-            _ = try await self.preparedInBuilder(key)
+          // A child task the library makes for the builder: its waits are the builder's.
+          group.addTask { [attributed = PendingBuild.awaiting != nil] in
+            if attributed {
+              _ = try await PendingBuild.attributed { try await self.preparedInBuilder(key) }
+            } else {
+              _ = try await self.preparedInBuilder(key)
+            }
             _ = finished.withLock { $0.insert(key.id) }
           }
         }

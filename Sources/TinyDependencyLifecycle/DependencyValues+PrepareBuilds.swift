@@ -38,7 +38,9 @@ extension DependencyValues {
     _ pending: PendingBuild,
     starting lifecycle: Lifecycle?
   ) async throws -> PreparedValue {
-    guard let waiter = PendingBuild.current else {
+    // Only the builder's own waits are edges: a task it started and does not await is not
+    // waited for by the build, so a wait there can't close a loop through it.
+    guard let waiter = PendingBuild.awaiting else {
       if let lifecycle { startBuild(pending, in: lifecycle) }
       return try await pending.value()
     }

@@ -33,6 +33,26 @@ final class PendingBuild: Sendable {
   /// The task-local behind ``current``, spelled out rather than with the `@TaskLocal` macro.
   static let currentLocal = TaskLocal<PendingBuild?>(wrappedValue: nil)
 
+  /// The task whose waits count as the current build's: its builder's own task, or a child task
+  /// the library made for it. A task the builder starts (`Task {}`) inherits ``current`` but not
+  /// this: the builder does not wait for it, so its waits are not the build's.
+  private static let attributedTask = TaskLocal<Int?>(wrappedValue: nil)
+
+  /// Runs `body` with the current task as the one whose waits count as the current build's.
+  static func attributed<R>(_ body: () async throws -> R) async rethrows -> R {
+    try await attributedTask.withValue(withUnsafeCurrentTask { $0?.hashValue }) {
+      try await body()
+    }
+  }
+
+  /// The current build, if the current task's waits count as its waits.
+  static var awaiting: PendingBuild? {
+    guard let build = current, let owner = attributedTask.get(),
+      withUnsafeCurrentTask(body: { $0?.hashValue }) == owner
+    else { return nil }
+    return build
+  }
+
   init(key: KeyType, record: BuildRecord) {
     self.key = key
     self.record = record
@@ -45,7 +65,11 @@ final class PendingBuild: Sendable {
   ) {
     state.withLock { state in
       state.onGiveUp = onGiveUp
-      state.task = Task { await PendingBuild.currentLocal.withValue(self) { await body() } }
+      state.task = Task {
+        await PendingBuild.currentLocal.withValue(self) {
+          await PendingBuild.attributed { await body() }
+        }
+      }
     }
   }
 

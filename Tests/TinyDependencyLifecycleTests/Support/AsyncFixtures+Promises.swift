@@ -44,3 +44,19 @@ enum ImpatientBuilderKey: AsyncDependencyKey {
     }
   }
 }
+
+/// Starts a task that prepares ``AwaitsStarterKey`` and does not wait for it, then ends.
+enum TaskStarterKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    Task { _ = try? await DependencyValues.current.prepared(AwaitsStarterKey.self) }
+    try await Task.sleep(nanoseconds: 200_000_000)
+    return 1
+  }
+}
+
+/// Awaits ``TaskStarterKey``, whose build started this one in a task it does not wait for.
+enum AwaitsStarterKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    try await DependencyValues.current.prepared(TaskStarterKey.self) + 1
+  }
+}
