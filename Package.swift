@@ -15,6 +15,9 @@ let package = Package(
     .library(name: "TinyDependencyGraph", targets: ["TinyDependencyGraph"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
     .library(name: "TinyDependencyBuiltins", targets: ["TinyDependencyBuiltins"]),
+    // `\.urlSession` alone: on Linux URLSession needs FoundationNetworking (about 16 MB), which
+    // an app that does not read it should not link.
+    .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
     // The probe, the examples and the benchmark are executable targets, not products: `swift run`
     // runs them here, and a package that depends on this one has no use for them.
@@ -27,6 +30,7 @@ let package = Package(
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
     ),
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(
@@ -69,6 +73,14 @@ let package = Package(
       dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting"]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
+    // A file moved from swift-dependencies imports what these suites import, and nothing else.
+    .testTarget(
+      name: "MigrationTests",
+      dependencies: [
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
+        "TinyDependencyURLSession",
+      ]
+    ),
     .testTarget(
       name: "DocumentationTests",
       dependencies: [

@@ -18,23 +18,33 @@
 /// ```
 ///
 /// ``testValue`` and ``previewValue`` fall back to ``defaultValue`` when a key doesn't declare
-/// them. Which one is used is decided at run time by ``DependencyContext``, never by a compile-time flag.
+/// them. Which one is used is decided at run time by
+/// ``DependencyContext``, never by a compile-time flag.
 /// A value is built once per container on first use, unless ``lifetime`` says otherwise.
 ///
 /// With Swift 6.2 and later a key's metatype is `Sendable` (`SendableMetatype`): its conformance
 /// is never isolated to an actor, so a key declared in a module whose default isolation is the
 /// main actor is read from any thread, detached tasks and actors included.
-public protocol DependencyKey: _DependencyKeyMetatype {
-  /// The type of the dependency's value.
-  associatedtype Value: Sendable
+///
+/// A key refines ``TestDependencyKey``, which declares the test and preview values: an interface
+/// module may conform to that one alone, and a live module add this conformance.
+public protocol DependencyKey: TestDependencyKey {
+  /// The type of the dependency's value (a ``TestDependencyKey``'s), restated so that it is
+  /// inferred from ``defaultValue``.
+  associatedtype Value
 
   /// The value used in the default (live) context: the real implementation.
   static var defaultValue: Value { get }
 
+  // Restated from `TestDependencyKey`: they share its witnesses, so a key whose test value an
+  // interface module declared keeps it (and its preview fallback) when the live module adds
+  // this conformance.
+
   /// The value used in the test context; falls back to ``defaultValue``.
   static var testValue: Value { get }
 
-  /// The value used in the preview context; falls back to ``defaultValue``.
+  /// The value used in the preview context; falls back to ``defaultValue``, or, for a key whose
+  /// ``TestDependencyKey`` conformance came first, to ``testValue``.
   static var previewValue: Value { get }
 
   /// How the value is provided: built once per container (``DependencyLifetime/shared``), on

@@ -37,20 +37,25 @@
 ///   - filePath: The call's file path, for a test issue.
 ///   - line: The call's line.
 ///   - column: The call's column.
-///   - update: Sets the values.
+///   - update: Sets the values; what it returns is returned.
+/// - Returns: The value `update` returns.
 /// - Throws: What `update` throws; then nothing is applied.
-public func prepareDependencies(
+@discardableResult
+public func prepareDependencies<R>(
   fileID: String = #fileID,
   filePath: String = #filePath,
   line: Int = #line,
   column: Int = #column,
-  _ update: (inout DependencyValues) throws -> Void
-) rethrows {
+  _ update: (inout DependencyValues) throws -> R
+) rethrows -> R {
   let site = PreparedRoot.CallSite(fileID: fileID, line: line)
   let root = DependencyValues.processRoot.storage
-  if let message = try PreparedRoot.process.prepare(root, at: site, update) {
+  var result: R?
+  if let message = try PreparedRoot.process.prepare(root, at: site, { result = try update(&$0) }) {
     IssueReporter.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
+  // `prepare` runs `update` exactly once, or throws what it threw.
+  return result!
 }
 
 extension DependencyValues {

@@ -44,14 +44,37 @@ public struct UnimplementedError: Error, Sendable, Hashable, CustomStringConvert
 
 /// Where an unimplemented closure was made, to report its calls there.
 struct UnimplementedSite: Sendable {
-  let endpoint: String
+  let description: @Sendable () -> String
   let fileID: String
   let filePath: String
+  let function: String
   let line: Int
   let column: Int
 
-  /// Reports a call of the endpoint, naming the test it happened in.
-  func reportCall() {
+  init(
+    _ description: @escaping @Sendable () -> String,
+    _ fileID: String,
+    _ filePath: String,
+    _ function: String,
+    _ line: Int,
+    _ column: Int
+  ) {
+    self.description = description
+    self.fileID = fileID
+    self.filePath = filePath
+    self.function = function
+    self.line = line
+    self.column = column
+  }
+
+  /// Reports a call of the endpoint, naming the test it happened in, and returns the error a
+  /// throwing endpoint throws.
+  @discardableResult
+  func reportCall() -> UnimplementedError {
+    var endpoint = description()
+    if endpoint.isEmpty {
+      endpoint = "the closure made in \(function) at \(fileID):\(line)"
+    }
     let test = TestRoots.provider?.currentTestName().map { " in test \($0)" } ?? ""
     IssueReporter.report(
       "Unimplemented: \(endpoint) was called\(test). Override it for this test, or give the "
@@ -61,5 +84,6 @@ struct UnimplementedSite: Sendable {
       line: line,
       column: column
     )
+    return UnimplementedError(endpoint: endpoint)
   }
 }

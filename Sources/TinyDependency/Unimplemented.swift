@@ -1,189 +1,209 @@
-/// Makes a throwing closure that reports an issue and throws when called.
+/// Makes a closure of any arity that reports an issue and returns `placeholder` when called.
 ///
-/// An `async` closure type accepts it too. The issue names `endpoint` and the running test.
+/// Its arguments, `async`, and a throwing closure type are all inferred from where it is used.
+/// The issue names `description` (or, when it is empty, the declaration and line it was made
+/// at) and the running test.
 ///
 /// ```swift
-/// static let testValue = APIClient(fetchUser: unimplemented("APIClient.fetchUser"))
+/// static let testValue = Analytics(
+///   track: unimplemented("Analytics.track"),        // (String) -> Void
+///   count: unimplemented("Analytics.count", placeholder: 0)
+/// )
 /// ```
 ///
 /// - Parameters:
-///   - endpoint: The name of the endpoint, such as `"APIClient.fetchUser"`.
+///   - description: The endpoint's name, such as `"APIClient.fetchUser"`; empty names it from
+///     where it is made.
+///   - placeholder: The value to return, made for each call; nothing for a `Void` closure.
 ///   - fileID: The file ID of the caller, where calls are reported.
 ///   - filePath: The file path of the caller.
-///   - line: The line of the caller.
-///   - column: The column of the caller.
-/// - Returns: A closure that reports the call, then throws ``UnimplementedError``.
-public func unimplemented<R>(
-  _ endpoint: String,
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column
-) -> @Sendable () throws -> R {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
-  return {
-    site.reportCall()
-    throw UnimplementedError(endpoint: endpoint)
-  }
-}
-
-/// Makes a closure that reports an issue and returns `placeholder` when called.
-///
-/// Throwing and `async` closure types accept it too. The issue names `endpoint` and the running
-/// test.
-///
-/// - Parameters:
-///   - endpoint: The name of the endpoint, such as `"APIClient.fetchUser"`.
-///   - placeholder: The value to return, made for each call.
-///   - fileID: The file ID of the caller, where calls are reported.
-///   - filePath: The file path of the caller.
+///   - function: The declaration the closure is made in.
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call, then returns the placeholder.
-public func unimplemented<R>(
-  _ endpoint: String,
-  placeholder: @autoclosure @escaping @Sendable () -> R,
+public func unimplemented<each Argument, Result>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
+  placeholder: @autoclosure @escaping @Sendable () -> Result = (),
   fileID: String = #fileID,
   filePath: String = #filePath,
+  function: String = #function,
   line: Int = #line,
   column: Int = #column
-) -> @Sendable () -> R {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
-  return {
+) -> @Sendable (repeat each Argument) -> Result {
+  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  return { (_: repeat each Argument) in
     site.reportCall()
     return placeholder()
   }
 }
 
-/// Makes a closure returning nothing that reports an issue when called.
+/// Makes an `async` closure of any arity that reports an issue and returns `placeholder`.
 ///
 /// - Parameters:
-///   - endpoint: The name of the endpoint, such as `"APIClient.fetchUser"`.
+///   - description: The endpoint's name; empty names it from where it is made.
+///   - placeholder: The value to return, made for each call; nothing for a `Void` closure.
 ///   - fileID: The file ID of the caller, where calls are reported.
 ///   - filePath: The file path of the caller.
+///   - function: The declaration the closure is made in.
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
-/// - Returns: A closure that reports the call.
-@_disfavoredOverload
-public func unimplemented(
-  _ endpoint: String,
+/// - Returns: A closure that reports the call, then returns the placeholder.
+public func unimplemented<each Argument, Result>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
+  placeholder: @autoclosure @escaping @Sendable () -> Result = (),
   fileID: String = #fileID,
   filePath: String = #filePath,
+  function: String = #function,
   line: Int = #line,
   column: Int = #column
-) -> @Sendable () -> Void {
-  let site = UnimplementedSite(
-    endpoint: endpoint,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
-  return {
+) -> @Sendable (repeat each Argument) async -> Result {
+  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  return { (_: repeat each Argument) in
     site.reportCall()
+    return placeholder()
   }
 }
 
-/// Makes a throwing closure taking one argument that reports an issue and throws when called.
-///
-/// An `async` closure type accepts it too. The issue names `endpoint` and the running test.
+/// Makes a throwing closure of any arity that reports an issue and throws
+/// ``UnimplementedError`` when called.
 ///
 /// ```swift
 /// static let testValue = APIClient(fetchUser: unimplemented("APIClient.fetchUser"))
 /// ```
 ///
 /// - Parameters:
-///   - endpoint: The name of the endpoint, such as `"APIClient.fetchUser"`.
+///   - description: The endpoint's name; empty names it from where it is made.
 ///   - fileID: The file ID of the caller, where calls are reported.
 ///   - filePath: The file path of the caller.
+///   - function: The declaration the closure is made in.
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
-/// - Returns: A closure that reports the call, then throws ``UnimplementedError``.
-public func unimplemented<A, R>(
-  _ endpoint: String,
+/// - Returns: A closure that reports the call, then throws.
+public func unimplemented<each Argument, Result>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
   fileID: String = #fileID,
   filePath: String = #filePath,
+  function: String = #function,
   line: Int = #line,
   column: Int = #column
-) -> @Sendable (A) throws -> R {
-  // The arguments change nothing: the endpoint without arguments reports the call.
-  let call: @Sendable () throws -> R = unimplemented(
-    endpoint,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
-  return { _ in try call() }
+) -> @Sendable (repeat each Argument) throws -> Result {
+  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  return { (_: repeat each Argument) in
+    throw site.reportCall()
+  }
 }
 
-/// Makes a closure taking one argument that reports an issue and returns `placeholder` when called.
-///
-/// Throwing and `async` closure types accept it too. The issue names `endpoint` and the running
-/// test.
+/// Makes a throwing `async` closure of any arity that reports an issue and throws
+/// ``UnimplementedError`` when called.
 ///
 /// - Parameters:
-///   - endpoint: The name of the endpoint, such as `"APIClient.fetchUser"`.
-///   - placeholder: The value to return, made for each call.
+///   - description: The endpoint's name; empty names it from where it is made.
 ///   - fileID: The file ID of the caller, where calls are reported.
 ///   - filePath: The file path of the caller.
+///   - function: The declaration the closure is made in.
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
-/// - Returns: A closure that reports the call, then returns the placeholder.
-public func unimplemented<A, R>(
-  _ endpoint: String,
-  placeholder: @autoclosure @escaping @Sendable () -> R,
+/// - Returns: A closure that reports the call, then throws.
+public func unimplemented<each Argument, Result>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
   fileID: String = #fileID,
   filePath: String = #filePath,
+  function: String = #function,
   line: Int = #line,
   column: Int = #column
-) -> @Sendable (A) -> R {
-  let call: @Sendable () -> R = unimplemented(
-    endpoint,
-    placeholder: placeholder(),
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
-  return { _ in call() }
+) -> @Sendable (repeat each Argument) async throws -> Result {
+  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  return { (_: repeat each Argument) in
+    throw site.reportCall()
+  }
 }
 
-/// Makes a closure taking one argument returning nothing that reports an issue when called.
+/// Makes a throwing closure of any arity that reports an issue and throws `error` when called.
+///
+/// ```swift
+/// static let testValue = APIClient(
+///   fetchUser: unimplemented("APIClient.fetchUser", throwing: URLError(.notConnectedToInternet))
+/// )
+/// ```
 ///
 /// - Parameters:
-///   - endpoint: The name of the endpoint, such as `"APIClient.fetchUser"`.
+///   - description: The endpoint's name; empty names it from where it is made.
+///   - error: The error to throw, made for each call.
 ///   - fileID: The file ID of the caller, where calls are reported.
 ///   - filePath: The file path of the caller.
+///   - function: The declaration the closure is made in.
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
-/// - Returns: A closure that reports the call.
+/// - Returns: A closure that reports the call, then throws `error`.
+public func unimplemented<each Argument, Result, Failure: Error>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
+  throwing error: @autoclosure @escaping @Sendable () -> Failure,
+  fileID: String = #fileID,
+  filePath: String = #filePath,
+  function: String = #function,
+  line: Int = #line,
+  column: Int = #column
+) -> @Sendable (repeat each Argument) throws -> Result {
+  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  return { (_: repeat each Argument) in
+    site.reportCall()
+    throw error()
+  }
+}
+
+/// Makes a throwing `async` closure of any arity that reports an issue and throws `error`.
+///
+/// - Parameters:
+///   - description: The endpoint's name; empty names it from where it is made.
+///   - error: The error to throw, made for each call.
+///   - fileID: The file ID of the caller, where calls are reported.
+///   - filePath: The file path of the caller.
+///   - function: The declaration the closure is made in.
+///   - line: The line of the caller.
+///   - column: The column of the caller.
+/// - Returns: A closure that reports the call, then throws `error`.
+public func unimplemented<each Argument, Result, Failure: Error>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
+  throwing error: @autoclosure @escaping @Sendable () -> Failure,
+  fileID: String = #fileID,
+  filePath: String = #filePath,
+  function: String = #function,
+  line: Int = #line,
+  column: Int = #column
+) -> @Sendable (repeat each Argument) async throws -> Result {
+  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  return { (_: repeat each Argument) in
+    site.reportCall()
+    throw error()
+  }
+}
+
+/// Reports an issue now and returns `placeholder`: for a value, not a closure, that a test
+/// double must have.
+///
+/// ```swift
+/// static let testValue = Settings(theme: unimplemented("Settings.theme", placeholder: .light))
+/// ```
+///
+/// - Parameters:
+///   - description: What is unimplemented; empty names it from where it is used.
+///   - placeholder: The value to return.
+///   - fileID: The file ID of the caller, where the issue is reported.
+///   - filePath: The file path of the caller.
+///   - function: The declaration it is used in.
+///   - line: The line of the caller.
+///   - column: The column of the caller.
+/// - Returns: `placeholder`.
 @_disfavoredOverload
-public func unimplemented<A>(
-  _ endpoint: String,
+public func unimplemented<Result>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
+  placeholder: @autoclosure @escaping @Sendable () -> Result = (),
   fileID: String = #fileID,
   filePath: String = #filePath,
+  function: String = #function,
   line: Int = #line,
   column: Int = #column
-) -> @Sendable (A) -> Void {
-  let call: @Sendable () -> Void = unimplemented(
-    endpoint,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
-  return { _ in call() }
+) -> Result {
+  _ = UnimplementedSite(description, fileID, filePath, function, line, column).reportCall()
+  return placeholder()
 }

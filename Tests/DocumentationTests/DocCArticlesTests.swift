@@ -21,8 +21,11 @@ struct DocCArticlesTests {
     "DocCExamples+Servers.swift",
     "DocCExamples+Testing.swift",
     "DocCExamples+Migrating.swift",
+    "DocCExamples+SwiftDependencies.swift",
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
+    // Reference material that README.md showed before it became a front door.
+    "ReadmeExamples.swift",
   ]
 
   /// The Markdown files of a catalog, relative to the package root, sorted.

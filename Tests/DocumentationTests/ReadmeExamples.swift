@@ -51,6 +51,43 @@ func quickStart() {
   }
 }
 
+// MARK: - Overriding in a test
+
+final class MemoryLogger: Logger, @unchecked Sendable {
+  // `@unchecked Sendable`: `lines` is only touched with `lock` held.
+  private let lock = NSLock()
+  private var lines: [String] = []
+
+  func log(_ message: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    lines.append(message)
+  }
+
+  var messages: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return lines
+  }
+}
+
+@Test(.dependency(\.logger, MemoryLogger()))
+func checkoutLogsTheCharge() {
+  Checkout().pay(cents: 499)
+  let logger = DependencyValues.current.logger as? MemoryLogger
+  #expect(logger?.messages == ["charged 499 cents"])
+}
+
+@Test func aScopeOverridesOneOperation() {
+  let logger = MemoryLogger()
+  withDependencies {
+    $0.logger = logger
+  } operation: {
+    Checkout().pay(cents: 100)
+  }
+  #expect(logger.messages == ["charged 100 cents"])
+}
+
 // MARK: - Capture
 
 func captureRules() {

@@ -177,19 +177,19 @@ struct DependencyValuesPrepareTests {
   @Test func theDeadlineNamesTheBuildThatKeepsTheOthersWaiting() async throws {
     let (values, _) = asyncContainer()
     let error = try await #require(throws: PreparationError.self) {
-      try await values.prepare([WaitsForSlowKey.self], timeout: 3)
+      try await values.prepare([WaitsForSlowKey.self], timeout: 10)
     }
     #expect(error.path == ["WaitsForSlowKey", "SlowKey"])
-    #expect("\(error)".contains("SlowKey did not finish preparing within 3.0 seconds"))
+    #expect("\(error)".contains("SlowKey did not finish preparing within 10.0 seconds"))
   }
 
   @Test func theDeadlineNamesTheBuildThatKeepsWaitingOneOfTwoAwaitedTogether() async throws {
     let (values, _) = asyncContainer()
     let error = try await #require(throws: PreparationError.self) {
-      try await values.prepare([WaitsForSlowAndQuickKey.self], timeout: 3)
+      try await values.prepare([WaitsForSlowAndQuickKey.self], timeout: 10)
     }
     #expect(error.path == ["WaitsForSlowAndQuickKey", "SlowKey"])
-    #expect("\(error)".contains("SlowKey did not finish preparing within 3.0 seconds"))
+    #expect("\(error)".contains("SlowKey did not finish preparing within 10.0 seconds"))
   }
 
   @Test func aValueMadeAfterItsDeadlineIsShutDownNotLeaked() async throws {

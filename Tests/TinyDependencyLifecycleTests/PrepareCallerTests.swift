@@ -40,7 +40,7 @@ struct PrepareCallerTests {
   @Test func aPrepareInsideABuilderThrowsAtItsOwnTimeout() async throws {
     let (values, _) = asyncContainer()
     // The outer timeout is long; the inner one, 0.5 s, ends the inner wait.
-    try await values.prepare([ImpatientBuilderKey.self], timeout: 5)
+    try await values.prepare([ImpatientBuilderKey.self], timeout: 60)
     #expect(values[ImpatientBuilderKey.self] == #"["SlowKey"]: timedOut(seconds: 0.5)"#)
   }
 }

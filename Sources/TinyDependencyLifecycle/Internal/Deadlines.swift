@@ -188,12 +188,48 @@ private final class DeadlineWait: Sendable {
 
 /// Runs `body`; if it is still running after `seconds`, calls `onTimeout` (once), which must
 /// make `body` end.
+///
+/// The seconds count from when a task of the cooperative pool first runs after the call, as
+/// they did when each call started a watchdog task: a process whose pool is busy for a while
+/// (a test run of hundreds of suites on two cores) does not time out builds that never got to
+/// run. That task only registers the deadline and ends at once, so it holds nothing.
 func withWatchdog<R>(
   seconds: Double,
   onTimeout: @escaping @Sendable () -> Void,
   _ body: () async throws -> R
 ) async rethrows -> R {
-  let deadline = Deadlines.shared.schedule(after: seconds, onTimeout)
-  defer { Deadlines.shared.cancel(deadline) }
+  let deadline = DeferredDeadline()
+  Task { deadline.register(after: seconds, onTimeout) }
+  defer { deadline.cancel() }
   return try await body()
+}
+
+/// A deadline that is registered later, or never if it is cancelled first.
+final class DeferredDeadline: Sendable {
+  private struct State {
+    var id: UInt64?
+    var cancelled = false
+  }
+
+  private let state = Locked(State())
+
+  /// Registers the deadline with ``Deadlines/shared`` unless it was cancelled.
+  func register(after seconds: Double, _ action: @escaping @Sendable () -> Void) {
+    guard !state.withLock({ $0.cancelled }) else { return }
+    let id = Deadlines.shared.schedule(after: seconds, action)
+    let cancelled = state.withLock { state -> Bool in
+      state.id = id
+      return state.cancelled
+    }
+    if cancelled { Deadlines.shared.cancel(id) }
+  }
+
+  /// Forgets the deadline, registered or not.
+  func cancel() {
+    let id = state.withLock { state -> UInt64? in
+      state.cancelled = true
+      return state.id
+    }
+    if let id { Deadlines.shared.cancel(id) }
+  }
 }
