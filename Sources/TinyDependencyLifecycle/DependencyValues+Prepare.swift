@@ -146,7 +146,13 @@ extension DependencyValues {
       return try lifecycle.build(
         for: key.id,
         existing: { existingValue(of: key.type) },
-        start: { PendingBuild(key: key, record: BuildRecord(key: key.type, in: self)) }
+        start: {
+          PendingBuild(
+            key: key,
+            record: BuildRecord(key: key.type, in: self),
+            startedBy: PendingBuild.awaiting
+          )
+        }
       )
     } catch {
       throw PreparationError(path: [key.name], reason: .shutDown)

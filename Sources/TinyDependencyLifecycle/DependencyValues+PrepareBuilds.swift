@@ -44,6 +44,13 @@ extension DependencyValues {
       if let lifecycle { startBuild(pending, in: lifecycle) }
       return try await pending.value()
     }
+    // A new build of a key that a build up the chain that started this one builds (in another
+    // scope, so another build): it would start the same chain again, without end.
+    if lifecycle != nil,
+      let chain = waiter.chainReentering(pending.key, context: pending.record.context)
+    {
+      stopWithCycle(chain.map(\.record), reentering: pending.key.type)
+    }
     if let loop = AwaitingBuilds.begin(waiter, awaiting: pending) {
       stopWithCycle(loop.dropLast().map(\.record), reentering: loop[0].key.type)
     }

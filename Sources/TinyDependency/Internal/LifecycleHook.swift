@@ -94,6 +94,9 @@ package struct BuildRecord: Sendable {
   /// The key being built.
   package var key: any DependencyKey.Type { frame.keyType }
 
+  /// The context the key is built for.
+  package var context: DependencyContext { frame.context }
+
   /// Whether two records are the same build.
   package static func === (lhs: BuildRecord, rhs: BuildRecord) -> Bool { lhs.frame === rhs.frame }
 }

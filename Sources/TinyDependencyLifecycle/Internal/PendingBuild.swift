@@ -45,6 +45,20 @@ final class PendingBuild: Sendable {
     }
   }
 
+  /// The builds from the one that started the chain down to `self` that build `key` for
+  /// `context`, outermost first, if one of them (`self` included) does: a new build of `key`
+  /// awaited here would do what that one does, in a loop.
+  func chainReentering(_ key: KeyType, context: DependencyContext) -> [PendingBuild]? {
+    var chain: [PendingBuild] = []
+    var node: PendingBuild? = self
+    while let build = node {
+      chain.append(build)
+      if build.key == key && build.record.context == context { return chain.reversed() }
+      node = build.startedBy
+    }
+    return nil
+  }
+
   /// The current build, if the current task's waits count as its waits.
   static var awaiting: PendingBuild? {
     guard let build = current, let owner = attributedTask.get(),
@@ -53,9 +67,13 @@ final class PendingBuild: Sendable {
     return build
   }
 
-  init(key: KeyType, record: BuildRecord) {
+  /// The build whose builder started this one and awaits it, if any.
+  let startedBy: PendingBuild?
+
+  init(key: KeyType, record: BuildRecord, startedBy: PendingBuild? = nil) {
     self.key = key
     self.record = record
+    self.startedBy = startedBy
   }
 
   /// Starts `body` in a task of its own.

@@ -60,3 +60,22 @@ enum AwaitsStarterKey: AsyncDependencyKey {
     try await DependencyValues.current.prepared(TaskStarterKey.self) + 1
   }
 }
+
+/// Awaits ``ScopedLoopBKey`` in a scope of its own, which changes ``PrefixKey``.
+enum ScopedLoopAKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    let depth = DependencyValues.current[PrefixKey.self].count
+    return try await withDependencies {
+      $0[PrefixKey.self] += "+"
+    } operation: {
+      try await DependencyValues.current.prepared(ScopedLoopBKey.self) + depth
+    }
+  }
+}
+
+/// Awaits ``ScopedLoopAKey``, which awaits this key in a scope of its own.
+enum ScopedLoopBKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Int {
+    try await DependencyValues.current.prepared(ScopedLoopAKey.self)
+  }
+}
