@@ -16,13 +16,10 @@ final class PendingBuild: Sendable {
   private static let serials = Counter()
 
   private struct State {
-    var result: Result<PreparedValue, PreparationError>?
-    var observers: [UInt64: Observer] = [:]
-    var nextObserver: UInt64 = 0
+    var machine = PreparationStateMachine<Observer, Result<PreparedValue, PreparationError>>()
     var task: Task<Void, Never>?
     /// Called with this build when it is given up before its builder finished.
     var onGiveUp: (@Sendable (PendingBuild) -> Void)?
-    var abandoned = false
   }
 
   private let state = Locked(State())
@@ -92,26 +89,26 @@ final class PendingBuild: Sendable {
   }
 
   /// Whether the build has an outcome, so a late value must be disposed of by its builder.
-  var isSettled: Bool { state.withLock { $0.result != nil } }
+  var isSettled: Bool { state.withLock { $0.machine.isSettled } }
 
   /// Whether everyone who observed the build stopped before it settled, so its builder was
   /// cancelled: a new caller waits for it to end, then builds again if it has to.
-  var isAbandoned: Bool { state.withLock { $0.abandoned && $0.result == nil } }
+  var isAbandoned: Bool { state.withLock { $0.machine.isAbandoned } }
 
   /// Ends the build with `outcome` and tells its observers; returns false if it had already
   /// ended (it timed out), in which case nothing changes.
   @discardableResult
   func settle(_ outcome: Result<PreparedValue, PreparationError>) -> Bool {
-    let told = state.withLock { state -> [Observer]? in
-      guard state.result == nil else { return nil }
-      state.result = outcome
-      // The builder's task and the give-up callback refer back to this build: let them go.
-      state.task = nil
-      state.onGiveUp = nil
-      defer { state.observers = [:] }
-      return Array(state.observers.values)
+    let action = state.withLock { state in
+      let action = state.machine.settle(outcome)
+      if case .notify = action {
+        // The builder's task and the give-up callback refer back to this build: let them go.
+        state.task = nil
+        state.onGiveUp = nil
+      }
+      return action
     }
-    guard let told else { return false }
+    guard case .notify(let told, let outcome) = action else { return false }
     let delivered = outcome.mapError { $0 as any Error }
     for observer in told { observer(delivered) }
     return true
@@ -136,11 +133,9 @@ final class PendingBuild: Sendable {
   func observe(_ observer: @escaping Observer) -> (
     id: UInt64?, ready: Result<PreparedValue, any Error>?
   ) {
-    state.withLock { state in
-      if let result = state.result { return (nil, result.mapError { $0 }) }
-      state.nextObserver += 1
-      state.observers[state.nextObserver] = observer
-      return (state.nextObserver, nil)
+    switch state.withLock({ $0.machine.observe(observer) }) {
+    case .observing(let id): return (id, nil)
+    case .deliver(let outcome): return (nil, outcome.mapError { $0 })
     }
   }
 
@@ -148,15 +143,11 @@ final class PendingBuild: Sendable {
   /// observes the build any more, its builder is cancelled.
   @discardableResult
   func stopObserving(_ id: UInt64) -> Observer? {
-    let (observer, abandon) = state.withLock { state -> (Observer?, Bool) in
-      guard state.result == nil, let observer = state.observers.removeValue(forKey: id) else {
-        return (nil, false)
-      }
-      if state.observers.isEmpty { state.abandoned = true }
-      return (observer, state.observers.isEmpty)
-    }
+    guard
+      case .stopped(let observer, let abandon) = state.withLock({ $0.machine.stopObserving(id) })
+    else { return nil }
     // The builder ends as it can; its outcome settles the build (a value it still makes is
-    // kept, since the container can shut it down), so a shutdown waiting for it sees it.
+    // shut down, since nobody wants it), so a shutdown waiting for it sees it.
     if abandon { cancel() }
     return observer
   }
