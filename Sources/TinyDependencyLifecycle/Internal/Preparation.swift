@@ -12,6 +12,8 @@ final class Lifecycle: Sendable {
 
   private struct State {
     var inFlight: [ObjectIdentifier: PendingBuild] = [:]
+    /// How many builds left `inFlight`, to see that one did while no lock was held.
+    var removals: UInt64 = 0
     var phase = Phase.open
   }
 
@@ -38,20 +40,33 @@ final class Lifecycle: Sendable {
   }
 
   /// The value of `key` if `existing` finds it, else its build in flight here, joined, or a new
-  /// one made by `start`, unless the container is shutting down. A build stores its value
-  /// before it leaves `inFlight`, so checking both under the lock never starts a second build.
+  /// one made by `start`, unless the container is shutting down.
+  ///
+  /// `existing` (which takes the container's lock) and `start` run with no lock of this
+  /// lifecycle held. A build stores its value before it leaves `inFlight`, and each removal is
+  /// counted: when a build left in between, the value it stored is looked for again, so a
+  /// second build of a key never starts beside a stored value.
   func build(
     for key: ObjectIdentifier,
     existing: () -> PreparedValue?,
     start: () -> PendingBuild
   ) throws -> Found {
-    try state.withLock { state throws -> Found in
-      guard case .open = state.phase else { throw ShutDownFailure() }
-      if let pending = state.inFlight[key] { return .pending(pending, isNew: false) }
+    while true {
+      let (inFlight, removals) = try state.withLock { state throws in
+        guard case .open = state.phase else { throw ShutDownFailure() }
+        return (state.inFlight[key], state.removals)
+      }
+      if let inFlight { return .pending(inFlight, isNew: false) }
       if let built = existing() { return .built(built) }
       let made = start()
-      state.inFlight[key] = made
-      return .pending(made, isNew: true)
+      let found = try state.withLock { state throws -> Found? in
+        guard case .open = state.phase else { throw ShutDownFailure() }
+        if let pending = state.inFlight[key] { return .pending(pending, isNew: false) }
+        guard state.removals == removals else { return nil }
+        state.inFlight[key] = made
+        return .pending(made, isNew: true)
+      }
+      if let found { return found }
     }
   }
 
@@ -63,7 +78,10 @@ final class Lifecycle: Sendable {
   /// Forgets `build` once it settled, so that a later prepare after a failure builds again.
   func remove(_ build: PendingBuild) {
     state.withLock { state in
-      if state.inFlight[build.key.id] === build { state.inFlight[build.key.id] = nil }
+      if state.inFlight[build.key.id] === build {
+        state.inFlight[build.key.id] = nil
+        state.removals &+= 1
+      }
     }
   }
 
