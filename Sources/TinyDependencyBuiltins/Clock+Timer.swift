@@ -1,3 +1,4 @@
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension Clock {
   /// Returns a sequence that ticks every `interval` on this clock until its task is cancelled.
   ///
@@ -15,7 +16,6 @@ extension Clock {
   ///   - interval: The time between ticks.
   ///   - tolerance: Passed to each sleep.
   /// - Returns: The sequence of ticks.
-  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   public func timer(interval: Duration, tolerance: Duration? = nil) -> ClockTimer<Duration> {
     ClockTimer(interval: interval) {
       let start = self.now

@@ -56,8 +56,8 @@ enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
   static func reportLateRead(_ message: String, strict: Bool) -> Bool {
     if let test = Test.current {
       // The test of a leaked task is the one that leaked it: Swift Testing reports the issue
-      // there, after the test's own result.
-      #if compiler(>=6.2)
+      // there, after the test's own result. Issue severities came with Swift 6.3 (Xcode 26.4).
+      #if compiler(>=6.3)
         Issue.record(
           Comment(rawValue: message),
           severity: strict ? .error : .warning,

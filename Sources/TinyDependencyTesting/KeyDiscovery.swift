@@ -15,6 +15,11 @@ extension DependencyValidator {
   /// Generic key types have no single type to return and are skipped:
   /// ``skippedGenericKeys()`` names them. Keys are sorted by name.
   ///
+  /// A conformance record doesn't say when its type became available: before macOS 13 / iOS 16
+  /// the built-in clock keys are left out, but a key of yours marked `@available` for a newer
+  /// system than the one running is returned; filter it out before validating. Discovery is
+  /// unsupported (nil) in arm64e processes, where the records' pointers are signed.
+  ///
   /// - Returns: The key types, or nil where discovery is unsupported.
   public static func discoveredKeys() -> [any DependencyKey.Type]? {
     KeyDiscovery.run().map { $0.keys.map(\.type) }
@@ -31,6 +36,11 @@ extension DependencyValidator {
 /// Reads protocol conformance records: the `swift5_protocol_conformances` section on ELF
 /// (through `swift_enumerateAllMetadataSections`) and `__TEXT,__swift5_proto` in Mach-O
 /// images (unverified: this project builds on Linux only).
+///
+/// On arm64e the indirect pointers to protocol and type descriptors are signed (the runtime's
+/// `TargetSignedContextPointer`), and so would be a call through the accessor's address: this
+/// reading doesn't authenticate or strip them, so it reports discovery as unsupported there.
+/// Apps and their test bundles build for arm64, where nothing here is signed.
 enum KeyDiscovery {
   /// A discovered key type. `@unchecked Sendable`: a metatype is an immutable identity.
   struct Found: @unchecked Sendable {
@@ -43,9 +53,21 @@ enum KeyDiscovery {
     var skippedGeneric: [String] = []
   }
 
-  static func run() -> Result? {
+  /// Whether the system has `Clock` and `Duration`, which the built-in clock keys' values use.
+  static var systemHasClocks: Bool {
+    if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { return true }
+    return false
+  }
+
+  /// The built-in keys that need `systemHasClocks`, by type name, in TinyDependencyBuiltins.
+  static let clockKeys: Set<String> = ["ContinuousClockKey", "SuspendingClockKey"]
+
+  static func run(systemHasClocks: Bool = KeyDiscovery.systemHasClocks) -> Result? {
     var result = Result()
-    guard forEachConformanceRecordSection({ start, count in scan(start, count, into: &result) })
+    guard
+      forEachConformanceRecordSection({ start, count in
+        scan(start, count, systemHasClocks: systemHasClocks, into: &result)
+      })
     else { return nil }
     result.keys.sort { $0.name < $1.name }
     result.skippedGeneric.sort()
@@ -56,13 +78,21 @@ enum KeyDiscovery {
   private static func forEachConformanceRecordSection(
     _ body: (UnsafeRawPointer, Int) -> Void
   ) -> Bool {
-    #if canImport(MachO)
+    #if _ptrauth(_arm64e)
+      return false
+    #elseif canImport(MachO)
       for index in 0..<_dyld_image_count() {
         guard let header = _dyld_get_image_header(index) else { continue }
         var size: UInt = 0
-        let section = header.withMemoryRebound(to: mach_header_64.self, capacity: 1) {
-          getsectiondata($0, "__TEXT", "__swift5_proto", &size)
-        }
+        #if arch(arm64_32) || arch(arm) || arch(i386)
+          // Without `__LP64__` (watchOS on arm64_32 and armv7k), `getsectiondata` takes the
+          // 32-bit `mach_header` that `_dyld_get_image_header` returns.
+          let section = getsectiondata(header, "__TEXT", "__swift5_proto", &size)
+        #else
+          let section = header.withMemoryRebound(to: mach_header_64.self, capacity: 1) {
+            getsectiondata($0, "__TEXT", "__swift5_proto", &size)
+          }
+        #endif
         if let section { body(UnsafeRawPointer(section), Int(size) / 4) }
       }
       return true
@@ -117,7 +147,12 @@ enum KeyDiscovery {
     relative(descriptor + 8).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
   }
 
-  private static func scan(_ start: UnsafeRawPointer, _ count: Int, into result: inout Result) {
+  private static func scan(
+    _ start: UnsafeRawPointer,
+    _ count: Int,
+    systemHasClocks: Bool,
+    into result: inout Result
+  ) {
     for index in 0..<count {
       let record = start + index * 4
       guard let conformance = relative(record),
@@ -140,6 +175,14 @@ enum KeyDiscovery {
       let kind = typeFlags & 0x1F
       guard (16...18).contains(kind) else { continue }  // class, struct, enum
       let typeName = name(of: descriptor) ?? "?"
+      // Before the type's metadata is touched: on a system without clocks, the clock keys'
+      // values would use types that don't exist.
+      if !systemHasClocks, clockKeys.contains(typeName),
+        let parent = relativeIndirectable(descriptor + 4),
+        name(of: parent) == "TinyDependencyBuiltins"
+      {
+        continue
+      }
       if typeFlags & 0x80 != 0 {
         result.skippedGeneric.append(typeName)
         continue

@@ -78,11 +78,15 @@ struct OnboardingTests {
     #expect(events.value == ["onboarding started"])
   }
 
-  @Test(.dependency(\.continuousClock, TestClock()))
-  func waitsForTheClock() async {
-    @Dependency(\.continuousClock, as: TestClock<Duration>.self) var clock
-    await clock.advance(by: .seconds(1))
-    #expect(clock.now.offset == .seconds(1))
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  @Test func waitsForTheClock() async {
+    await withDependencies {
+      $0.continuousClock = TestClock()
+    } operation: {
+      @Dependency(\.continuousClock, as: TestClock<Duration>.self) var clock
+      await clock.advance(by: .seconds(1))
+      #expect(clock.now.offset == .seconds(1))
+    }
   }
 }
 
@@ -99,6 +103,7 @@ extension DependencyValues {
   }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 final class SearchModel {
   @Dependency(\.continuousClock) var clock
   var query = ""
@@ -145,9 +150,13 @@ struct SwiftDependenciesMigrationExamples {
     await #expect(throws: (any Error).self) { try await parent.analytics.track("no", [:]) }
   }
 
-  @Test(.dependency(\.continuousClock, .immediate))
-  func aSchedulersDebounceIsAClocksSleep() async throws {
-    let model = SearchModel()
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  @Test func aSchedulersDebounceIsAClocksSleep() async throws {
+    let model = withDependencies {
+      $0.continuousClock = .immediate
+    } operation: {
+      SearchModel()
+    }
     try await model.queryChanged("blob")
     #expect(model.query == "blob")
     #expect(DependencyValues.current.apiBaseURL == "https://api.example.com")

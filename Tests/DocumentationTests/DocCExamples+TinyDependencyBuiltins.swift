@@ -31,6 +31,7 @@ func greetsTheMorning() {
   #expect(DayGreeting().text() == "Good morning")
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 actor Countdown {
   @Dependency(\.continuousClock) var clock
   private(set) var remaining: Int
@@ -45,6 +46,7 @@ actor Countdown {
   }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Test func countdownCountsOncePerSecond() async throws {
   let clock = TestClock()
   let countdown = withDependencies {

@@ -9,6 +9,7 @@ import TinyDependencyTesting
 // MARK: - 13. Built-in dependencies
 
 /// Saves a draft one second after the last edit.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 actor DraftSaver {
   @Dependency(\.continuousClock) var clock
   private var pending: Task<Void, Never>?
@@ -27,6 +28,7 @@ actor DraftSaver {
   }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Test func draftIsSavedOneSecondAfterTheLastEdit() async {
   let clock = TestClock()
   let saver = withDependencies {

@@ -261,6 +261,7 @@ actor Beats {
   func beat() { count += 1 }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct Heartbeat {
   @Dependency(\.continuousClock) var clock
 
@@ -271,6 +272,7 @@ struct Heartbeat {
   }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Test func heartbeatBeatsOncePerSecond() async {
   let clock = TestClock()
   let beats = Beats()

@@ -4,6 +4,7 @@ import TinyDependencyBuiltins
 
 /// Fetches with retries, waiting longer after each failure: the shape of code that an
 /// `ImmediateClock` tests without waiting.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct Retrier {
   @Dependency(\.continuousClock) var clock
 
@@ -28,6 +29,7 @@ struct Flaky: Error {}
 
 @Suite("ImmediateClock")
 struct ImmediateClockTests {
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func retryLoopWithBackOffFinishesAtOnceAndMovesTime() async throws {
     let clock = ImmediateClock()
     let failures = Tally()
@@ -48,6 +50,7 @@ struct ImmediateClockTests {
     #expect(clock.now == .init(offset: .seconds(15)))
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func aRetryLoopThatKeepsFailingGivesUp() async {
     let clock = ImmediateClock()
     _ = await withDependencies {
@@ -60,6 +63,7 @@ struct ImmediateClockTests {
     #expect(clock.now == .init(offset: .seconds(3)))
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func sleepInACancelledTaskThrows() async {
     let clock = ImmediateClock()
     let task = Task {
@@ -70,6 +74,7 @@ struct ImmediateClockTests {
     #expect(clock.now == .init(offset: .zero))
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func timerOnAnImmediateClockTicksWithoutWaiting() async {
     let clock = ImmediateClock()
     var ticks: [Duration] = []

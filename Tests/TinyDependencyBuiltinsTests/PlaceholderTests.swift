@@ -59,6 +59,7 @@ struct PlaceholderTests {
     }
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func continuousClockRecordsAnIssueAndSleepsReturnAtOnce() async throws {
     @Dependency(\.continuousClock) var clock
     try await withKnownIssue {
@@ -68,6 +69,7 @@ struct PlaceholderTests {
     }
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func suspendingClockRecordsAnIssueWhenItsTimeIsRead() {
     @Dependency(\.suspendingClock) var clock
     withKnownIssue {
@@ -90,6 +92,7 @@ struct PlaceholderTests {
 
   // MARK: - Quiet when overridden
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test(
     .dependency(\.date.now, Date(timeIntervalSince1970: 0)),
     .dependency(\.calendar, Calendar(identifier: .iso8601)),
@@ -107,6 +110,7 @@ struct PlaceholderTests {
     try await clock.sleep(for: .seconds(1))
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func readingAClockWithoutUsingItRecordsNothing() {
     // Only using the placeholder is an issue: code may hold a clock it never uses in a test.
     @Dependency(\.continuousClock) var clock
@@ -115,12 +119,15 @@ struct PlaceholderTests {
 
   // MARK: - The validator
 
+  /// Eight with the clocks, which discovery finds only on systems that have them.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func validatorCountsBuiltInsWithoutOverridesAsMissingTestValues() {
     let report = DependencyValidator.validate(Self.builtinKeys)
     let missing = Set(report.findings.filter { $0.kind == .missingTestValue }.map(\.key))
     #expect(missing.count == 8, "\(report)")
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func validatorAcceptsBuiltInsThatAreOverridden() {
     let report = DependencyValidator.validate(Self.builtinKeys) { values in
       values.date = .constant(Date(timeIntervalSince1970: 0))

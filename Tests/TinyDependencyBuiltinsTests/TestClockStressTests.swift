@@ -11,6 +11,7 @@ extension Tag {
 struct TestClockStressTests {
   /// Eight tasks, each with its own interval, sleep in loops on one clock while the test
   /// advances it a step at a time: each task wakes exactly as often as its interval fits.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func eightSleepingTasksWhileTheTestAdvances() async throws {
     let clock = TestClock()
     let wakes = Tally()
@@ -37,6 +38,7 @@ struct TestClockStressTests {
 
   /// Tasks that are cancelled while the test advances the clock end with CancellationError,
   /// and the clock keeps no sleeper of theirs.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func cancellationRacingAdvance() async throws {
     let clock = TestClock()
     for _ in 0..<10 {

@@ -7,6 +7,7 @@ import TinyDependencyBuiltins
 struct TestClockTests {
   // MARK: - Timers
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func timerLoopTicksOncePerAdvanceForAHundredTicks() async {
     let clock = TestClock()
     let ticks = Tally()
@@ -22,6 +23,7 @@ struct TestClockTests {
     await task.value
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func oneLargeAdvanceRunsEveryTickItCrosses() async {
     let clock = TestClock()
     let ticks = Tally()
@@ -36,6 +38,7 @@ struct TestClockTests {
     await task.value
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func timerThroughTheBuiltInClockDependency() async {
     let clock = TestClock()
     let ticks = Tally()
@@ -58,6 +61,7 @@ struct TestClockTests {
 
   // MARK: - Sleeping
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func sleepWaitsUntilTimeReachesItsDeadline() async throws {
     let clock = TestClock()
     let tally = Tally()
@@ -73,6 +77,7 @@ struct TestClockTests {
     try await task.value
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func cancellingASleepingTaskThrowsCancellationError() async {
     let clock = TestClock()
     let task = Task {
@@ -84,6 +89,7 @@ struct TestClockTests {
     await #expect(throws: Never.self) { try await clock.checkSuspension() }
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func aTaskCancelledBeforeItSleepsThrowsAtOnce() async {
     let clock = TestClock()
     let task = Task {
@@ -93,6 +99,7 @@ struct TestClockTests {
     await #expect(throws: CancellationError.self) { try await task.value }
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func twoSleepersResumeInDeadlineOrder() async throws {
     let clock = TestClock()
     let order = Tally()
@@ -111,6 +118,7 @@ struct TestClockTests {
     try await early.value
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func sleepersWithEqualDeadlinesResumeInTheOrderTheySlept() async throws {
     let clock = TestClock()
     let order = Tally()
@@ -131,6 +139,7 @@ struct TestClockTests {
 
   // MARK: - run, checkSuspension, bounds
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func runFinishesEverySleep() async throws {
     let clock = TestClock()
     let tally = Tally()
@@ -147,6 +156,7 @@ struct TestClockTests {
     try await clock.checkSuspension()
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func runRecordsAnIssueForATimerThatNeverEnds() async {
     let clock = TestClock()
     let task = Task {
@@ -161,6 +171,7 @@ struct TestClockTests {
     await task.value
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func checkSuspensionThrowsWhileATaskSleeps() async throws {
     let clock = TestClock()
     let task = Task { try await clock.sleep(for: .seconds(1)) }
@@ -173,6 +184,7 @@ struct TestClockTests {
     try await clock.checkSuspension()
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func advanceToAnEarlierInstantIsAnIssue() async {
     let clock = TestClock<Duration>(now: .init(offset: .seconds(10)))
     await withKnownIssue {
@@ -183,6 +195,7 @@ struct TestClockTests {
     #expect(clock.now == .init(offset: .seconds(10)))
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func advanceToMovesToTheInstant() async {
     let clock = TestClock()
     await clock.advance(to: .init(offset: .milliseconds(250)))

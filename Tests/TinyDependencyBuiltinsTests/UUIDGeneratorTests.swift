@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TinyDependency
-import TinyDependencyBuiltins
 import TinyDependencyTesting
+
+@testable import TinyDependencyBuiltins
 
 /// Makes records with IDs from the `uuid` dependency.
 struct RecordMaker {
@@ -67,6 +68,20 @@ struct UUIDGeneratorTests {
     #expect(UUID(1).uuidString == "00000000-0000-0000-0000-000000000001")
     #expect(UUID(255).uuidString == "00000000-0000-0000-0000-0000000000FF")
     #expect(UUID((1 << 48) - 1).uuidString == "00000000-0000-0000-0000-FFFFFFFFFFFF")
+  }
+
+  /// `UUID(Int)`'s arithmetic in a 32-bit integer type, as `Int` is on watchOS (arm64_32), where
+  /// the placeholder and `.incrementing` make `UUID(0)`, `UUID(1)`, …: a bound computed in the
+  /// number's own type (`1 << 48` is 0 in 32 bits) stops on every number.
+  @Test(arguments: [Int32(0), 1, 0xFF, .max])
+  func numbersOfA32BitIntegerMakeTheSameUUIDs(number: Int32) {
+    #expect(UUID(number: number) == UUID(Int(number)))
+  }
+
+  @Test func theLargestNumberFitsInAnyIntegerType() {
+    let largest = UUID(number: UInt64(1 << 48) - 1)
+    #expect(largest.uuidString == "00000000-0000-0000-0000-FFFFFFFFFFFF")
+    #expect(UUID(number: Int64(1 << 48) - 1) == largest)
   }
 
   @Test func liveValueMakesDistinctRandomUUIDs() {

@@ -84,33 +84,35 @@ struct AsyncDependencyKeyTests {
     #expect(values.unpreparedKeys(among: keys).map { "\($0)" } == ["UsersKey"])
   }
 
-  @Test func readingAnUnpreparedKeyStopsWithItsNameAndTheFix() async throws {
-    let result = try await #require(
-      processExitsWith: .failure,
-      observing: [\.standardErrorContent]
-    ) {
-      _ = DependencyValues(context: .default)[PoolKey.self]
+  #if compiler(>=6.2) && (os(macOS) || os(Linux))
+    @Test func readingAnUnpreparedKeyStopsWithItsNameAndTheFix() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        _ = DependencyValues(context: .default)[PoolKey.self]
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        message.contains("PoolKey is an async key that was not prepared in the default context")
+      )
+      #expect(message.contains("try await values.prepare([PoolKey.self])"))
+      #expect(message.contains("unpreparedKeys(among:)"))
     }
-    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      message.contains("PoolKey is an async key that was not prepared in the default context")
-    )
-    #expect(message.contains("try await values.prepare([PoolKey.self])"))
-    #expect(message.contains("unpreparedKeys(among:)"))
-  }
 
-  @Test func readingAKeyWhoseBuildIsStillRunningSaysSo() async throws {
-    let result = try await #require(
-      processExitsWith: .failure,
-      observing: [\.standardErrorContent]
-    ) {
-      let values = DependencyValues(context: .default)
-      let task = Task { try await values.prepare([SlowKey.self]) }
-      try await Task.sleep(nanoseconds: 200_000_000)
-      _ = values[SlowKey.self]
-      task.cancel()
+    @Test func readingAKeyWhoseBuildIsStillRunningSaysSo() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        let values = DependencyValues(context: .default)
+        let task = Task { try await values.prepare([SlowKey.self]) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        _ = values[SlowKey.self]
+        task.cancel()
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("SlowKey is an async key that is still being prepared"))
     }
-    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(message.contains("SlowKey is an async key that is still being prepared"))
-  }
+  #endif
 }

@@ -100,37 +100,39 @@ struct MainActorDependencyKeyTests {
     #expect(scoped == "scoped")
   }
 
-  @Test func wrapperReadOffTheMainActorStopsNamingTheKey() async throws {
-    let result = try await #require(
-      processExitsWith: .failure,
-      observing: [\.standardErrorContent]
-    ) {
-      let wrapper = await MainActor.run { Dependency(HapticsKey.self) }
-      let style = await Task.detached { wrapper.wrappedValue.style }.value
-      print(style)
+  #if compiler(>=6.2) && (os(macOS) || os(Linux))
+    @Test func wrapperReadOffTheMainActorStopsNamingTheKey() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        let wrapper = await MainActor.run { Dependency(HapticsKey.self) }
+        let style = await Task.detached { wrapper.wrappedValue.style }.value
+        print(style)
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("HapticsKey is a main-actor dependency (MainActorDependencyKey)"))
+      #expect(message.contains("read off the main actor in the test context"))
+      #expect(message.contains("`await DependencyValues.current[HapticsKey.self]`"))
     }
-    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(message.contains("HapticsKey is a main-actor dependency (MainActorDependencyKey)"))
-    #expect(message.contains("read off the main actor in the test context"))
-    #expect(message.contains("`await DependencyValues.current[HapticsKey.self]`"))
-  }
 
-  @Test func keyPathWrapperReadOffTheMainActorStopsToo() async throws {
-    let result = try await #require(
-      processExitsWith: .failure,
-      observing: [\.standardErrorContent]
-    ) {
-      let wrapper = await MainActor.run { Dependency(\.haptics) }
-      _ = await Task.detached { wrapper.wrappedValue }.value
+    @Test func keyPathWrapperReadOffTheMainActorStopsToo() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        let wrapper = await MainActor.run { Dependency(\.haptics) }
+        _ = await Task.detached { wrapper.wrappedValue }.value
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("HapticsKey is a main-actor dependency"))
     }
-    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(message.contains("HapticsKey is a main-actor dependency"))
-  }
 
-  @Test func wrapperReadFromADispatchQueueStops() async throws {
-    try await #require(processExitsWith: .failure) {
-      let wrapper = await MainActor.run { Dependency(HapticsKey.self) }
-      DispatchQueue.global().sync { _ = wrapper.wrappedValue }
+    @Test func wrapperReadFromADispatchQueueStops() async throws {
+      try await #require(processExitsWith: .failure) {
+        let wrapper = await MainActor.run { Dependency(HapticsKey.self) }
+        DispatchQueue.global().sync { _ = wrapper.wrappedValue }
+      }
     }
-  }
+  #endif
 }

@@ -136,46 +136,48 @@ struct PrepareDependenciesTests {
 
   // MARK: - The process root (each in a process of its own)
 
-  @Test func processRootSeesPreparedValuesOnEveryThread() async throws {
-    let result = try await #require(
-      processExitsWith: .success,
-      observing: [\.standardOutputContent, \.standardErrorContent]
-    ) {
-      prepareDependencies {
-        $0.greeting = "prepared"
-        $0[LaunchURLKey.self] = "https://api.example.com"
+  #if compiler(>=6.2) && (os(macOS) || os(Linux))
+    @Test func processRootSeesPreparedValuesOnEveryThread() async throws {
+      let result = try await #require(
+        processExitsWith: .success,
+        observing: [\.standardOutputContent, \.standardErrorContent]
+      ) {
+        prepareDependencies {
+          $0.greeting = "prepared"
+          $0[LaunchURLKey.self] = "https://api.example.com"
+        }
+        let detached = await Task.detached { DependencyValues.current.greeting }.value
+        let queued = DispatchQueue.global().sync { DependencyValues.current[LaunchURLKey.self] }
+        let unset = DependencyValues.current.unsetInputs(among: [LaunchURLKey.self])
+        var testContainer = DependencyValues(context: .test)
+        let before = testContainer.greeting
+        testContainer.includePreparedDependencies()
+        print(detached, queued, unset.count, before, testContainer.greeting)
+        print(DependencyValues.preparedKeys.map { _typeName($0, qualified: false) })
       }
-      let detached = await Task.detached { DependencyValues.current.greeting }.value
-      let queued = DispatchQueue.global().sync { DependencyValues.current[LaunchURLKey.self] }
-      let unset = DependencyValues.current.unsetInputs(among: [LaunchURLKey.self])
-      var testContainer = DependencyValues(context: .test)
-      let before = testContainer.greeting
-      testContainer.includePreparedDependencies()
-      print(detached, queued, unset.count, before, testContainer.greeting)
-      print(DependencyValues.preparedKeys.map { _typeName($0, qualified: false) })
+      let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+      #expect(output.contains("prepared https://api.example.com 0 hello prepared\n"))
+      #expect(output.contains("[\"GreetingKey\", \"LaunchURLKey\"]"))
+      #expect(result.standardErrorContent.isEmpty)
     }
-    let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-    #expect(output.contains("prepared https://api.example.com 0 hello prepared\n"))
-    #expect(output.contains("[\"GreetingKey\", \"LaunchURLKey\"]"))
-    #expect(result.standardErrorContent.isEmpty)
-  }
 
-  @Test func secondProcessRootCallIsReportedOnStandardError() async throws {
-    let result = try await #require(
-      processExitsWith: .success,
-      observing: [\.standardOutputContent, \.standardErrorContent]
-    ) {
-      prepareDependencies { $0.greeting = "first" }
-      prepareDependencies { $0.greeting = "second" }
-      print(DependencyValues.current.greeting)
+    @Test func secondProcessRootCallIsReportedOnStandardError() async throws {
+      let result = try await #require(
+        processExitsWith: .success,
+        observing: [\.standardOutputContent, \.standardErrorContent]
+      ) {
+        prepareDependencies { $0.greeting = "first" }
+        prepareDependencies { $0.greeting = "second" }
+        print(DependencyValues.current.greeting)
+      }
+      let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+      let error = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(output == "first\n")
+      #expect(error.contains("prepareDependencies was called again, at TinyDependencyTests/"))
+      #expect(error.contains("PrepareDependenciesTests.swift"))
+      #expect(error.contains("GreetingKey"))
     }
-    let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-    let error = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(output == "first\n")
-    #expect(error.contains("prepareDependencies was called again, at TinyDependencyTests/"))
-    #expect(error.contains("PrepareDependenciesTests.swift"))
-    #expect(error.contains("GreetingKey"))
-  }
+  #endif
 }
 
 private struct Greeting {

@@ -10,27 +10,29 @@ import TinyDependency
 
 @Suite("A scope waits for a sibling's build only where that wait can end and pays off")
 struct SiblingWaitTests {
-  /// A reads B and B reads A, each started in its own request scope: each thread waits for the
-  /// build the other announced above, and the loop of waits stops with the cycle.
-  @Test func aCycleOfKeysThroughSiblingScopesStillStops() async throws {
-    let result = try await #require(
-      processExitsWith: .failure,
-      observing: [\.standardErrorContent]
-    ) {
-      let app = DependencyValues(context: .default)
-      _ = onThreads(2) { index in
-        var scope = app
-        scope.requestID = "s\(index)"
-        return index == 0 ? scope[SiblingCycleAKey.self] : scope[SiblingCycleBKey.self]
+  #if compiler(>=6.2) && (os(macOS) || os(Linux))
+    /// A reads B and B reads A, each started in its own request scope: each thread waits for the
+    /// build the other announced above, and the loop of waits stops with the cycle.
+    @Test func aCycleOfKeysThroughSiblingScopesStillStops() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        let app = DependencyValues(context: .default)
+        _ = onThreads(2) { index in
+          var scope = app
+          scope.requestID = "s\(index)"
+          return index == 0 ? scope[SiblingCycleAKey.self] : scope[SiblingCycleBKey.self]
+        }
       }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        message.contains("SiblingCycleAKey -> SiblingCycleBKey -> SiblingCycleAKey")
+          || message.contains("SiblingCycleBKey -> SiblingCycleAKey -> SiblingCycleBKey")
+      )
+      #expect(message.contains("different threads"))
     }
-    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      message.contains("SiblingCycleAKey -> SiblingCycleBKey -> SiblingCycleAKey")
-        || message.contains("SiblingCycleBKey -> SiblingCycleAKey -> SiblingCycleBKey")
-    )
-    #expect(message.contains("different threads"))
-  }
+  #endif
 
   /// The first request's build reads its ID, then waits for the second request's build to
   /// start: the second, seeing that read in the build announced above, builds its own at once

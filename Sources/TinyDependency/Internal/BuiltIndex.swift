@@ -167,11 +167,13 @@ extension ObjectIdentifier {
   }
 }
 
-#if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+#if canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX
   /// The values a storage has built, for the read fast path. This base class is the locked
   /// index, for Apple systems older than macOS 15 / iOS 18 (no `Synchronization.Atomic`);
-  /// ``make()`` returns the lock-free one where the system has it. Build with
-  /// `-Xswiftc -DTINY_DEPENDENCY_LOCKED_INDEX` to run the locked index on Linux (`.ci/run` does).
+  /// ``make()`` returns the lock-free one where the system has it. On Linux,
+  /// `-Xswiftc -DTINY_DEPENDENCY_APPLE` builds this class and makes the lock-free one, as newer
+  /// Apple systems do, and `-Xswiftc -DTINY_DEPENDENCY_LOCKED_INDEX` makes the locked one, as
+  /// older systems do (`.ci/run` runs both).
   ///
   /// `@unchecked Sendable`: the map is only touched with its lock held.
   class BuiltIndex: @unchecked Sendable {

@@ -1,4 +1,4 @@
-#if !(canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX)
+#if !(canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX)
   import Synchronization
 #endif
 
@@ -84,7 +84,7 @@ final class DependencyStorage: @unchecked Sendable {
   /// The boxes of `state.entries` that are built, for reads that take no lock. Inserts happen
   /// with the lock held; `entries` keeps every box alive.
   let builtIndex = BuiltIndex.make()
-  #if !(canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX)
+  #if !(canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX)
     /// Set once the storage is shared or read from; on Apple platforms `state.isFrozen`.
     private let frozen = Atomic<Bool>(false)
   #endif
@@ -142,7 +142,7 @@ final class DependencyStorage: @unchecked Sendable {
 
   // MARK: - Mutation before sharing
 
-  #if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+  #if canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX
     /// Whether this storage may still be changed in place by its only owner.
     var isMutable: Bool { state.withLock { !$0.isFrozen } }
 

@@ -1,10 +1,12 @@
 // The few places where a scope's entry and a read skip a lock: each has a lock-free form, with
 // `Synchronization.Atomic` on Linux, and a locked twin for Apple platforms, where `Atomic` needs
 // macOS 15 / iOS 18 and cannot be a stored property of a type that older systems run.
-// `-Xswiftc -DTINY_DEPENDENCY_LOCKED_INDEX` compiles the locked twins on Linux (`.ci/run` does),
-// so their logic runs here even though the platforms don't.
+// Linux builds reproduce the two Apple configurations (`.ci/run` runs both):
+// `-Xswiftc -DTINY_DEPENDENCY_APPLE` is macOS 15 / iOS 18 and later (these locked twins with the
+// lock-free built index), `-Xswiftc -DTINY_DEPENDENCY_LOCKED_INDEX` the older systems (these
+// twins with the locked index).
 
-#if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+#if canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX
   /// Hands out the numbers that tell storages apart: under a lock.
   enum Serials {
     private static let last = Locked<UInt64>(0)

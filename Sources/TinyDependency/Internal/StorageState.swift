@@ -6,7 +6,7 @@ struct StorageState: DefaultInitializable {
     case built(BuiltValue)
   }
 
-  #if canImport(Darwin) || TINY_DEPENDENCY_LOCKED_INDEX
+  #if canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX
     /// Set once the storage is shared or read from: nothing changes it in place after that.
     var isFrozen = false
   #endif

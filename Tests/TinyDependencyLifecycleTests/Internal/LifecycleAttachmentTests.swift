@@ -13,6 +13,7 @@ struct LifecycleAttachmentTests {
     return WeakLifecycle(value: lifecycle)
   }
 
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func aPreparedContainerThatGoesAwayLeavesNoLifecycle() async throws {
     var lifecycles: [WeakLifecycle] = []
     for _ in 0..<50 { lifecycles.append(try await prepareInThrowawayContainer()) }

@@ -158,13 +158,15 @@ struct PersistentMapTests {
     )
   }
 
-  @Test func linkingABoxIntoASecondMapStops() async {
-    await #expect(processExitsWith: .failure) {
-      let box = Box(1)
-      var first = PersistentMap()
-      first.set(ObjectIdentifier(Token()), linking: box)
-      var second = PersistentMap()
-      second.set(ObjectIdentifier(Token()), linking: box)
+  #if compiler(>=6.2) && (os(macOS) || os(Linux))
+    @Test func linkingABoxIntoASecondMapStops() async {
+      await #expect(processExitsWith: .failure) {
+        let box = Box(1)
+        var first = PersistentMap()
+        first.set(ObjectIdentifier(Token()), linking: box)
+        var second = PersistentMap()
+        second.set(ObjectIdentifier(Token()), linking: box)
+      }
     }
-  }
+  #endif
 }
