@@ -113,7 +113,7 @@ extension DependencyValues {
           }
         }
         group.addTask {
-          try await Deadlines.shared.sleep(seconds: timeout)
+          try await Deadlines.shared.wait(seconds: timeout)
           throw DeadlinePassed()
         }
         // Not `waitForAll()`, which waits for every task before it throws: the first failure

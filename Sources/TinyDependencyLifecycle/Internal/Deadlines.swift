@@ -47,7 +47,7 @@ final class Deadlines: Sendable {
       state.sleepers.append(deadline)
       return (state.lastID, true)
     }
-    if startsSleeper { Task.detached { await self.sleep(until: deadline) } }
+    if startsSleeper { Task.detached { await self.watch(until: deadline) } }
     return id
   }
 
@@ -72,7 +72,7 @@ final class Deadlines: Sendable {
 
   /// Sleeps until `wake`, runs the actions that are due, and goes on with the next deadline
   /// unless another sleeper wakes before it.
-  private func sleep(until wake: UInt64) async {
+  private func watch(until wake: UInt64) async {
     var wake = wake
     while true {
       let now = Self.now
@@ -140,7 +140,7 @@ final class Deadlines: Sendable {
 extension Deadlines {
   /// Returns once `seconds` have passed; throws `CancellationError` at once, and forgets the
   /// deadline, when the calling task is cancelled first.
-  func sleep(seconds: Double) async throws {
+  func wait(seconds: Double) async throws {
     let wait = DeadlineWait()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
