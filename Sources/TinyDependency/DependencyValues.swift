@@ -34,7 +34,7 @@ public struct DependencyValues: Sendable {
   var storage: DependencyStorage
   /// The build this container was bound for, while a key's value is being built.
   @usableFromInline
-  var frame: BuildFrame?
+  var binding: BuildBinding?
 
   /// Creates an empty container whose values are built for `context`.
   ///
@@ -42,12 +42,18 @@ public struct DependencyValues: Sendable {
   ///   ``DependencyContext``.
   public init(context: DependencyContext? = nil) {
     self.storage = DependencyStorage(context: context)
-    self.frame = nil
+    self.binding = nil
   }
 
   init(storage: DependencyStorage) {
     self.storage = storage
-    self.frame = nil
+    self.binding = nil
+  }
+
+  /// The build this container's reads belong to, if it was bound for one.
+  var frame: BuildFrame? {
+    get { binding?.frame }
+    set { binding = newValue.map(BuildBinding.init) }
   }
 
   /// A container whose builds report to `recorder`, as do those of every scope made from it:
@@ -74,7 +80,7 @@ public struct DependencyValues: Sendable {
     get {
       // The fast path: an override, or a value already built here, with no build to record.
       let id = ObjectIdentifier(key)
-      if frame == nil, let box = storage.lookup(id) {
+      if binding == nil, let box = storage.lookup(id) {
         return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
       }
       return resolve(key, id: id)

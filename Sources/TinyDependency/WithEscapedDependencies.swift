@@ -53,10 +53,10 @@ extension DependencyValues {
 
     private let scope: Scope
     /// The build that was running, so that reads through the continuation join its chain.
-    private let frame: BuildFrame?
+    private let binding: BuildBinding?
 
     init(values: DependencyValues) {
-      frame = values.frame
+      binding = values.binding
       if values.frame != nil, let capture = values.captureForWrapper(.escapedScope) {
         scope = .captured(capture)
       } else {
@@ -72,7 +72,7 @@ extension DependencyValues {
       case .container(let container): values = container
       case .captured(let capture): values = DependencyValues(storage: capture.storage)
       }
-      values.frame = frame
+      values.binding = binding
       return values
     }
 

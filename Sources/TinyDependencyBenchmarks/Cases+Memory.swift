@@ -28,6 +28,22 @@ func measureMemory(_ report: Report) {
     reused.benchValue = index
     consume(withDependencies(reused) { DependencyValues.current.benchValue })
   }
+  // Two keys set in turn, and a built value read inside: each round's scope differs from the
+  // one before in a key the one before did not set.
+  var alternating = DependencyValues(context: .default)
+  memoryCase(report, "memory.containerReuse.alternating", count: rounds) { index in
+    if index & 1 == 0 {
+      alternating.benchValue = index
+    } else {
+      alternating.otherValue = index
+    }
+    consume(withDependencies(alternating) { DependencyValues.current[ReusedServiceKey.self] })
+  }
+}
+
+/// A value that reads nothing, built once and shared by every round's scope.
+private enum ReusedServiceKey: DependencyKey {
+  static var defaultValue: Int { 7 }
 }
 
 /// The current resident memory of the process, in bytes: from /proc on Linux, else the peak.

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Testing
 
 @testable import TinyDependency
@@ -35,6 +37,9 @@ struct DependencyCycleFalseAlarmTests {
         omittingEmptySubsequences: false
       )
       #expect(warnings.count - 1 == 1)
+      // The readers are in no build: the warning names no loop that would read like a cycle.
+      #expect(!message.contains("SixSecondKey -> SixSecondKey"))
+      #expect(message.contains("this read is outside any build"))
       #expect(message.contains("If the build is only slow, this read goes on waiting for it."))
     }
 
@@ -44,6 +49,26 @@ struct DependencyCycleFalseAlarmTests {
         precondition(values[LauncherKey.self] == "launched")
         let echoed = await LauncherKey.task.withLock { $0 }?.value
         precondition(echoed == "echo(launched)")
+      }
+    }
+
+    /// The thread reads the key in a scope that changed what the build read, so it builds its
+    /// own; the build does not wait for the thread, so nothing is blocked.
+    @Test func aThreadStartedInABuildReadingItsKeyInANestedScopeIsNoCycle() async {
+      await #expect(processExitsWith: .success) {
+        let values = DependencyValues(context: .default)
+        precondition(values[ThreadLauncherKey.self] == "launched with 0")
+        precondition(ThreadLauncherKey.echo.wait(timeout: .now() + 10) == .success)
+        precondition(ThreadLauncherKey.seen.withLock { $0 } == "launched with 1")
+      }
+    }
+
+    @Test func aTaskStartedInABuildReadingItsKeyInANestedScopeIsNoCycle() async {
+      await #expect(processExitsWith: .success) {
+        let values = DependencyValues(context: .default)
+        precondition(values[TaskLauncherKey.self] == "launched with 0")
+        let echoed = await TaskLauncherKey.task.withLock { $0 }?.value
+        precondition(echoed == "launched with 1")
       }
     }
 
@@ -62,6 +87,59 @@ struct DependencyCycleFalseAlarmTests {
 }
 
 // MARK: - Keys
+
+enum LauncherInputKey: DependencyKey {
+  static let defaultValue = 0
+}
+
+/// Starts a thread that reads this key in a scope setting its input, without waiting for it.
+enum ThreadLauncherKey: DependencyKey {
+  static let echo = DispatchSemaphore(value: 0)
+  static let seen = Locked<String?>(nil)
+
+  static var defaultValue: String {
+    let input = DependencyValues.current[LauncherInputKey.self]
+    if input == 0 {
+      withEscapedDependencies { continuation in
+        let thread = Thread {
+          continuation.yield {
+            let value = withDependencies {
+              $0[LauncherInputKey.self] = 1
+            } operation: {
+              DependencyValues.current[ThreadLauncherKey.self]
+            }
+            seen.withLock { $0 = value }
+            echo.signal()
+          }
+        }
+        thread.start()
+      }
+      usleep(100_000)  // let the thread reach the read while this value is still being built
+    }
+    return "launched with \(input)"
+  }
+}
+
+/// Starts a task that reads this key in a scope setting its input, without waiting for it.
+enum TaskLauncherKey: DependencyKey {
+  static let task = Locked<Task<String, Never>?>(nil)
+
+  static var defaultValue: String {
+    let input = DependencyValues.current[LauncherInputKey.self]
+    if input == 0 {
+      let started = Task {
+        withDependencies {
+          $0[LauncherInputKey.self] = 1
+        } operation: {
+          DependencyValues.current[TaskLauncherKey.self]
+        }
+      }
+      task.withLock { $0 = started }
+      usleep(100_000)  // let the task reach the read while this value is still being built
+    }
+    return "launched with \(input)"
+  }
+}
 
 enum TwiceReaderKey: DependencyKey {
   static var defaultValue: String {

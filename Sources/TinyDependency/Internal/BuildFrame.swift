@@ -23,6 +23,8 @@ final class BuildFrame: @unchecked Sendable {
   let parent: BuildFrame?
   /// The build this thread was running when this one started, if any.
   let previousOnThread: BuildFrame?
+  /// How many builds this thread runs with this one, counting it.
+  let depthOnThread: Int
   /// Set while tracing a graph: cycles and missing inputs are recorded there instead of
   /// stopping the process.
   let recorder: (any BuildRecorder)?
@@ -75,7 +77,9 @@ final class BuildFrame: @unchecked Sendable {
     self.keyTypeBox = KeyType(keyType)
     self.context = context
     self.parent = parent
-    self.previousOnThread = BuildFrame.innermostOnThisThread
+    let previous = BuildFrame.innermostOnThisThread
+    self.previousOnThread = previous
+    self.depthOnThread = (previous?.depthOnThread ?? 0) + 1
     self.recorder = recorder
   }
 
@@ -211,20 +215,32 @@ final class BuildFrame: @unchecked Sendable {
 
   // MARK: - Paths
 
-  /// The active builds from the outermost one down to this one, if one of them builds `key`
-  /// for `context`. A key may be read again for another context (a test value that wraps the
-  /// live one, say): that is not a cycle.
-  func cyclePath(reentering key: ObjectIdentifier, in context: DependencyContext) -> [BuildFrame]? {
-    var chain: [BuildFrame] = []
-    var frame: BuildFrame? = self
-    while let current = frame {
-      if current.isActive {
-        chain.append(current)
-        if current.key == key && current.context == context { return chain.reversed() }
-      }
-      frame = current.parent
+  /// The builds this thread ran when this one started, from the outermost one that builds the
+  /// same key for the same context down to the innermost, if one does: this build would then
+  /// run inside its own, and whatever container it reads through (the same one, a scope inside
+  /// it, a container made during the build), it is a cycle. Only builds on this thread count:
+  /// work that a build started on another thread and does not wait for blocks nothing. A key
+  /// read again for another context (a test value that wraps the live one) is not a cycle.
+  func cyclePathOnThread() -> [BuildFrame]? {
+    var stack: [BuildFrame] = []
+    var current = previousOnThread
+    while let running = current {
+      stack.append(running)
+      if running.key == key && running.context == context { return stack.reversed() }
+      current = running.previousOnThread
     }
     return nil
+  }
+
+  /// The outermost builds this thread runs, outermost first, at most `count` of them.
+  func outermostOnThread(_ count: Int) -> [BuildFrame] {
+    var stack: [BuildFrame] = []
+    var current: BuildFrame? = self
+    while let running = current {
+      stack.append(running)
+      current = running.previousOnThread
+    }
+    return Array(stack.reversed().prefix(count))
   }
 
   /// The active builds that led to this one, outermost first, this one last.

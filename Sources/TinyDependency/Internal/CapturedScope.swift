@@ -189,7 +189,7 @@ extension DependencyValues {
   /// This container's frame on another storage.
   func with(storage: DependencyStorage) -> DependencyValues {
     var values = DependencyValues(storage: storage)
-    values.frame = frame
+    values.binding = binding
     return values
   }
 }

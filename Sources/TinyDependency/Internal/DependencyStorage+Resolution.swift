@@ -173,6 +173,11 @@ extension DependencyStorage {
   /// Runs the key's builder with this storage bound as current and `frame` recording its reads;
   /// returns the value, boxed, and what the build read.
   ///
+  /// Before it starts, the build is checked against the builds this thread already runs: the
+  /// same key for the same context is a cycle, whatever container each level reads through
+  /// (each may be a new storage, made inside the build before it), and a chain of builds about
+  /// to use up the thread's stack stops with its path rather than overflowing it.
+  ///
   /// Nothing here is generic over the value but the box: these functions run unspecialized for
   /// most keys, where each generic type costs a metadata lookup on every first read.
   private func build<Key: DependencyKey>(
@@ -180,15 +185,24 @@ extension DependencyStorage {
     frame: BuildFrame,
     in values: DependencyValues
   ) -> (box: AnyBox, trace: BuildFrame.Trace) {
-    if let path = values.frame?.cyclePath(reentering: frame.key, in: frame.context) {
+    if let path = frame.cyclePathOnThread() {
       Diagnostics.stopWithCycle(path, reentering: [Key.self], recorder: recorder)
     }
-    var scoped = values
-    scoped.frame = frame
+    if frame.depthOnThread >= Diagnostics.stackCheckDepth
+      && SystemInterface.isStackNearlyExhausted()
+    {
+      Diagnostics.stopWithNestingTooDeep(frame)
+    }
+    // Only the containers this build's code sees hold `binding`: one still held once the build
+    // ended was kept by the value (or by work it started), with this scope (`BuildBinding`).
+    var binding = BuildBinding(frame)
     let context = self.context
     let box: AnyBox = frame.runAsInnermost {
-      DependencyValues.boundLocal.withValue(scoped) { Key.boxedValue(for: context) }
+      var scoped = values
+      scoped.binding = binding
+      return DependencyValues.boundLocal.withValue(scoped) { Key.boxedValue(for: context) }
     }
+    if !isKnownUniquelyReferenced(&binding) { frame.noteCapture(.escapedScope) }
     let trace = frame.finish()
     if trace.fellBack && reportsLiveFallbacks && context == .test {
       Diagnostics.reportLiveFallback(of: Key.self, readFrom: values.frame)

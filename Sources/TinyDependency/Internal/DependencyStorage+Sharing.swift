@@ -37,7 +37,8 @@ extension DependencyStorage {
         && (built.hold != .escapedScope || changed.isEmpty):
         return .share(built)
       case .building(let builder)?:
-        // This thread's own build of the key, read again in a scope below it: build anew here.
+        // This thread's own build of the key, read again in a scope below it: not a wait (it
+        // would wait for itself); the build here stops as the cycle it is (`build`).
         guard BuildFrame.threadStack(downTo: builder) == nil else { return .build(highest: nil) }
         guard !builder.hasRead(anyOf: changed) else {
           announcing = false
@@ -120,6 +121,40 @@ extension DependencyStorage {
       target.state.broadcast()
     }
     if let marked, marked !== target { marked.withdrawClaim(of: id, by: frame) }
+  }
+
+  // MARK: - Merging a parent
+
+  /// Whether preparation or shutdown keeps state for this storage (`Lifecycle`).
+  var hasLifecycle: Bool {
+    state.lockedIfMade?.withLock { $0.hasLifecycle || !$0.retired.ids.isEmpty } ?? false
+  }
+
+  /// The values built here that a storage below, which changed `changed` since, would share
+  /// from here (as `lookAbove` decides): what it keeps when it merges this storage into itself.
+  func valuesToShare(below changed: KeySet) -> [BuiltValue] {
+    guard let entries = state.lockedIfMade?.withLock({ $0.entries.values }) else { return [] }
+    var usable: [BuiltValue] = []
+    for entry in entries {
+      guard case .built(let built) = entry else { continue }
+      if !changed.contains(built.key.id) && changed.isDisjoint(with: built.inputs)
+        && (built.hold != .escapedScope || changed.isEmpty)
+      {
+        usable.append(built)
+      }
+    }
+    return usable
+  }
+
+  /// Keeps `values`, taken from the parents this storage merged into itself (nearest first),
+  /// before anything reads it. No other thread sees this storage yet; keeping a value freezes
+  /// it, so that the next change derives a new storage rather than outdating the value.
+  func keepInherited(_ values: [BuiltValue]) {
+    state.withLock { state in
+      for built in values where state.entries[built.key.id] == nil {
+        adopt(built, as: built.key.id, in: &state)
+      }
+    }
   }
 
   // MARK: - Combining scopes

@@ -224,21 +224,28 @@ final class DependencyStorage: @unchecked Sendable {
     #endif
   }
 
-  /// Derives from the nearest ancestor that still tells something: a parent that nothing but
-  /// this storage references, and whose every override this storage overrides again, adds
-  /// nothing. Keeping it would let a container variable that is set and bound over and over grow
-  /// a chain of every value it ever had.
+  /// Derives from the nearest ancestor that something else still refers to: a parent that
+  /// nothing but this storage references is merged into it. Keeping it would let a container
+  /// variable set and bound over and over (whatever keys each round sets) grow a chain of every
+  /// storage it ever had, which a first read then walks.
   ///
-  /// Values the skipped parent built either read a key overridden here (this storage builds its
-  /// own) or were already shared with the scopes above it. A parent that anything else
-  /// references (a bound scope, an object that captured it) stays: it orders this storage's
-  /// overrides after its own.
+  /// Merging keeps what the parent told: its overrides are already this storage's (a derived
+  /// storage starts from its parent's), its changed keys become this storage's, and the values
+  /// this storage would have shared from it are kept here. A parent that anything else
+  /// references (a bound scope, a copy, an object that captured it) stays: it orders this
+  /// storage's overrides after its own. So does one that chose its context, or holds prepared
+  /// or shut-down values, unless this storage overrides everything it changed.
   private func skipOverwrittenParents() {
+    var inherited: [BuiltValue] = []
     while isKnownUniquelyReferenced(&parent), let skipped = parent, let above = skipped.parent,
-      !skipped.choosesContext, skipped.changedKeys.isSubset(of: changedKeys)
+      !skipped.choosesContext,
+      skipped.changedKeys.isSubset(of: changedKeys) || !skipped.hasLifecycle
     {
+      inherited += skipped.valuesToShare(below: changedKeys)
+      changedKeys.formUnion(skipped.changedKeys)
       parent = above
     }
+    if !inherited.isEmpty { keepInherited(inherited) }
   }
 
   // MARK: - Reading

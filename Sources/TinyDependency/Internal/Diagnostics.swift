@@ -34,26 +34,56 @@ enum Diagnostics {
     fatalError(message)
   }
 
+  /// How many builds a thread runs inside one another before each new one checks the stack
+  /// left: below it, no chain comes near the end of any thread's stack.
+  static let stackCheckDepth = 16
+
+  /// Stops a build that starts with the calling thread's stack nearly used up by the builds
+  /// running inside one another (`frame` the innermost), naming where the chain starts: the
+  /// next levels could overflow the stack, which ends the process with no message at all.
+  /// Only the outermost keys are named: deep in such a chain, a key's name can be too long to
+  /// print with the stack that is left (generic keys nested a thousand levels).
+  static func stopWithNestingTooDeep(_ frame: BuildFrame) -> Never {
+    let head = frame.outermostOnThread(3).map(\.keyName)
+    let message = """
+      TinyDependency: \(frame.depthOnThread) builds nested inside one another on this thread \
+      have nearly used up its stack, building in the \(frame.context) context: \
+      \(head.joined(separator: " -> ")) -> … No key repeats, so it is \
+      not a cycle, but the next levels could overflow the stack. Fix: build fewer values \
+      inside one another (read a dependency lazily, inside a method, not while the value is \
+      built), or read the outermost key on a thread with a larger stack.
+      """
+    SystemInterface.writeToStandardError(message)
+    fatalError(message)
+  }
+
   /// How long a read waits for a build on another thread before it warns that the two may be
   /// waiting for each other. The wait goes on: a build may take as long as it takes.
   static let handOffWarningDelay = 5.0
 
-  /// Warns that a read has waited ``handOffWarningDelay`` seconds for `builder`, naming the path
-  /// a blocking hand-off would close: the builds that led to `builder`, then the builds of the
-  /// waiting thread, then the key it reads.
+  /// Warns that a read has waited ``handOffWarningDelay`` seconds for `builder`. When the
+  /// waiting thread is itself building, the warning names the loop a blocking hand-off would
+  /// close: the builds that led to `builder`, then the builds of the waiting thread, then the
+  /// key it reads. A read outside any build closes no loop: the warning names the other
+  /// thread's builds alone, so that it does not read like a cycle (`K -> K`).
   static func warnOfLongWait(for builder: BuildFrame, reading key: any DependencyKey.Type) {
-    let waiting = BuildFrame.threadStack().reversed().map(\.keyType)
-    let names = (builder.activeReaderChain.map(\.keyType) + waiting + [key])
-      .map { _typeName($0, qualified: false) }
+    let building = builder.activeReaderChain.map(\.keyName)
+    let waiting = BuildFrame.threadStack().reversed().map(\.keyName)
+    let name = _typeName(key, qualified: false)
+    let path =
+      waiting.isEmpty
+      ? "that thread builds \(building.joined(separator: " -> ")); this read is outside any build"
+      : "the loop a hand-off would close: "
+        + (building + waiting + [name]).joined(separator: " -> ")
     let seconds = Int(handOffWarningDelay)
     SystemInterface.writeToStandardError(
       """
-      TinyDependency: warning: a read of \(_typeName(key, qualified: false)) has waited \
-      \(seconds) s for its value, which another thread is building in the \(builder.context) \
-      context: \(names.joined(separator: " -> ")). If that build waits for this thread (a \
-      blocking hand-off: a semaphore, a queue.sync, a join), neither can ever finish. Fix: don't \
-      block a build on work that reads the key being built; read it after the build, or pass \
-      the value in. If the build is only slow, this read goes on waiting for it.
+      TinyDependency: warning: a read of \(name) has waited \(seconds) s for its value, which \
+      another thread is building in the \(builder.context) context (\(path)). If that build \
+      waits for this thread (a blocking hand-off: a semaphore, a queue.sync, a join), neither \
+      can ever finish. Fix: don't block a build on work that reads the key being built; read it \
+      after the build, or pass the value in. If the build is only slow, this read goes on \
+      waiting for it.
       """
     )
   }

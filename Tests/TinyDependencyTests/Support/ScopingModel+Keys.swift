@@ -55,7 +55,36 @@ private enum ModelKeyEscaper: DependencyKey {
   static var defaultValue: DependencyValues.Continuation { withEscapedDependencies { $0 } }
 }
 
+/// A value that keeps the container of its build, and reads from it later.
+private enum ModelKeyHolder: DependencyKey {
+  static var defaultValue: ModelHolder { ModelHolder(values: DependencyValues.current) }
+}
+
+struct ModelHolder: Sendable {
+  let values: DependencyValues
+}
+
+/// A value built from containers made inside its build: a fresh one read directly, a fresh one
+/// bound, and the current one. Only the last depends on the scope.
+private enum ModelKeyFresh: DependencyKey {
+  static var defaultValue: String {
+    let fresh = DependencyValues(context: .test).modelE
+    let bound = withDependencies(DependencyValues(context: .test)) {
+      DependencyValues.current.modelD
+    }
+    return "\(fresh)|\(bound)|\(DependencyValues.current.modelA)"
+  }
+}
+
 extension DependencyValues {
+  var modelHolder: ModelHolder {
+    get { self[ModelKeyHolder.self] }
+    set { self[ModelKeyHolder.self] = newValue }
+  }
+  var modelFresh: String {
+    get { self[ModelKeyFresh.self] }
+    set { self[ModelKeyFresh.self] = newValue }
+  }
   var modelOuter: ModelOuter {
     get { self[ModelKeyOuter.self] }
     set { self[ModelKeyOuter.self] = newValue }

@@ -46,12 +46,19 @@ enum ModelOperation {
   case readNested
   /// Read a key inside the escaped scope that a built value holds.
   case readEscaped
+  /// Read a key through the copy of `DependencyValues.current` that a built value keeps.
+  case readHeld
+  /// Read a value built from containers made inside its build, fresh and bound.
+  case readFresh
+  /// Set two keys in turn on a kept container variable, binding it and reading each round.
+  case alternateContainer
 
   /// Operations in proportion to how often a sequence picks them.
   static let weighted: [ModelOperation] = [
     .enter, .enter, .enter, .leave, .leave, .readCurrent, .makeObject, .makeObject,
     .readObject, .readObject, .readObject, .readObject, .escape, .escape, .yieldAndRead,
     .yieldAndContinue, .yieldAndContinue, .makeContainer, .mutateContainer, .mutateContainer,
-    .bindContainer, .bindContainer, .readNested, .readEscaped,
+    .bindContainer, .bindContainer, .readNested, .readEscaped, .readHeld, .readFresh,
+    .alternateContainer,
   ]
 }

@@ -78,6 +78,22 @@ final class ModelSequence {
             DependencyValues.current[model: key]
           }
         )
+      case .readHeld:
+        let key = randomKey()
+        check(
+          "read \(key) through the container a built value keeps in scope \(scope)",
+          expected: model.value(key, in: scope),
+          actual: DependencyValues.current.modelHolder.values[model: key]
+        )
+      case .readFresh:
+        let a = model.value(.a, in: scope)
+        check(
+          "read the value built from fresh containers in scope \(scope)",
+          expected: "e(d(a0,b0),c0)|d(a0,b0)|\(a)",
+          actual: DependencyValues.current.modelFresh
+        )
+      case .alternateContainer where !containers.isEmpty:
+        alternateContainer()
       default:
         readCurrent(in: scope)
       }
@@ -116,6 +132,27 @@ final class ModelSequence {
     containers[index].values[model: key] = value
     containers[index].scope = scope
     trace.append("\(step): container #\(index) sets \(key) = \(value): scope \(scope)")
+  }
+
+  /// A container variable that a loop sets and binds round after round, a and c in turn, as a
+  /// server reuses one: each round is a scope nested in the one before.
+  private func alternateContainer() {
+    let index = random.below(containers.count)
+    for round in 0..<(2 + random.below(5)) {
+      let key = round.isMultiple(of: 2) ? ModelScopeKey.a : .c
+      valueCount += 1
+      let value = "\(key)\(valueCount)"
+      let scope = model.enter(containers[index].scope, overriding: [(key, value)])
+      containers[index].values[model: key] = value
+      containers[index].scope = scope
+      trace.append("\(step): container #\(index) sets \(key) = \(value): scope \(scope)")
+      let read = randomKey()
+      check(
+        "read \(read) with container #\(index) bound (scope \(scope))",
+        expected: model.value(read, in: scope),
+        actual: withDependencies(containers[index].values) { DependencyValues.current[model: read] }
+      )
+    }
   }
 
   private func bindContainer(depth: Int) {
