@@ -18,6 +18,7 @@ let package = Package(
     // `\.urlSession` alone: on Linux URLSession needs FoundationNetworking (about 16 MB), which
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
+    .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
     // The probe, the examples and the benchmark are executable targets, not products: `swift run`
     // runs them here, and a package that depends on this one has no use for them.
   ],
@@ -30,6 +31,7 @@ let package = Package(
     ),
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     .executableTarget(
       name: "TinyDependencyExample",
@@ -37,22 +39,34 @@ let package = Package(
     ),
     .executableTarget(
       name: "TinyDependencyServerExample",
-      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle"]
     ),
     .executableTarget(
       name: "TinyDependencyBenchmarks",
-      dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyGraph"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyGraph",
+        "TinyDependencyLifecycle",
+      ]
     ),
     .testTarget(
       name: "TinyDependencyTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "DependencyContextProbe", "TinyDependencyExample",
+      ]
+    ),
+    .testTarget(
+      name: "TinyDependencyLifecycleTests",
+      dependencies: [
+        "TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle",
         "TinyDependencyServerExample",
       ]
     ),
     .testTarget(
       name: "TinyDependencyTestingTests",
-      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting",
+        "TinyDependencyLifecycle",
+      ]
     ),
     .testTarget(
       name: "TinyDependencyBuiltinsTests",
@@ -71,7 +85,7 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
-        "TinyDependencyExample",
+        "TinyDependencyLifecycle", "TinyDependencyExample",
       ]
     ),
   ],

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the documentation of TinyDependency, TinyDependencyTesting and TinyDependencyBuiltins as a
+# Builds the documentation of TinyDependency, TinyDependencyTesting, TinyDependencyBuiltins and
+# TinyDependencyLifecycle as a
 # static website with only the toolchain (swift and docc, no plugin), and fails when a public
 # symbol of any of them has no abstract or when docc warns, which includes every broken link and unresolved symbol
 # reference.
@@ -36,7 +37,8 @@ done
 mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 out=.build/docs
-modules=(TinyDependency TinyDependencyGraph TinyDependencyTesting TinyDependencyBuiltins)
+modules=(TinyDependency TinyDependencyGraph TinyDependencyTesting TinyDependencyBuiltins
+  TinyDependencyLifecycle)
 graphs=$scratch/symbol-graphs
 work=$out/work
 
@@ -72,7 +74,7 @@ step "symbol graphs"
 # directory, or the old Module@Other.symbols.json file stays.)
 build_symbol_graphs() {
   mkdir -p "$graphs"
-  for target in TinyDependencyTesting TinyDependencyBuiltins; do
+  for target in TinyDependencyTesting TinyDependencyBuiltins TinyDependencyLifecycle; do
     swift build --scratch-path "$scratch" --target "$target" \
       -Xswiftc -emit-symbol-graph \
       -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
@@ -85,7 +87,8 @@ build_symbol_graphs
 if [ ! -f "$graphs/TinyDependency.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyGraph.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyTesting.symbols.json" ] ||
-  [ ! -f "$graphs/TinyDependencyBuiltins.symbols.json" ]; then
+  [ ! -f "$graphs/TinyDependencyBuiltins.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencyLifecycle.symbols.json" ]; then
   echo "build-docs: symbol graphs missing; rebuilding $scratch"
   rm -rf "$scratch"
   build_symbol_graphs
@@ -159,6 +162,13 @@ step "docc: TinyDependencyBuiltins"
 convert TinyDependencyBuiltins "$out/TinyDependencyBuiltins.doccarchive" \
   --dependency "$out/TinyDependency.doccarchive" \
   --diagnostics-output-path "$work/TinyDependencyBuiltins-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
+# The lifecycle links to the core; nothing links to it.
+step "docc: TinyDependencyLifecycle"
+convert TinyDependencyLifecycle "$out/TinyDependencyLifecycle.doccarchive" \
+  --dependency "$out/TinyDependency.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencyLifecycle-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
 step "abstracts and diagnostics"
@@ -236,7 +246,7 @@ fi
 step "one site for every module"
 "$docc" merge "$out/TinyDependency.doccarchive" "$out/TinyDependencyGraph.doccarchive" \
   "$out/TinyDependencyTesting.doccarchive" \
-  "$out/TinyDependencyBuiltins.doccarchive" \
+  "$out/TinyDependencyBuiltins.doccarchive" "$out/TinyDependencyLifecycle.doccarchive" \
   --output-path "$out/site" \
   --synthesized-landing-page-name TinyDependency
 rm -rf "$work"

@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyLifecycle
 
 // MARK: - Chains of async keys
 

@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyLifecycle
 
 /// Measures request scopes reading five sync or prepared async keys, and preparing ten chains
 /// of async keys against one.

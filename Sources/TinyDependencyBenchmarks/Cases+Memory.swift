@@ -47,7 +47,7 @@ private enum ReusedServiceKey: DependencyKey {
 }
 
 /// The current resident memory of the process, in bytes: from /proc on Linux, else the peak.
-private func residentBytes() -> Int {
+func residentBytes() -> Int {
   #if canImport(Glibc)
     if let file = fopen("/proc/self/statm", "r") {
       defer { fclose(file) }

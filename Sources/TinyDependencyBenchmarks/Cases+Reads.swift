@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyLifecycle
 
 /// Measures reads through the wrapper, `let` and subscript, at the root, overridden, nested,
 /// captured and prepared.

@@ -34,8 +34,9 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     /// The key type's name.
     public var description: String { name }
 
-    /// Whether the key is an ``AsyncDependencyKey``, whose value is prepared, not built on a read.
-    package var isAsyncKey: Bool { key.type is any AsyncDependencyKey.Type }
+    /// Whether the key's value is prepared, not built on a read (an async key of
+    /// TinyDependencyLifecycle), as a trace found when it read the key.
+    package var isAsyncKey: Bool { PreparedOnlyKeys.contains(key.id) }
 
     /// Orders nodes by name.
     public static func < (lhs: Node, rhs: Node) -> Bool {

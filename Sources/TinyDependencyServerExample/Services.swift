@@ -1,5 +1,6 @@
 import Dispatch
 import TinyDependency
+import TinyDependencyLifecycle
 
 // MARK: - Lifecycle events
 

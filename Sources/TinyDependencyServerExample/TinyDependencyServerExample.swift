@@ -1,5 +1,6 @@
 import TinyDependency
 import TinyDependencyGraph
+import TinyDependencyLifecycle
 
 /// A server-shaped example: prepares an async connection pool and two services at start-up,
 /// serves 10,000 concurrent in-process requests, each in a scope with its own request ID, then

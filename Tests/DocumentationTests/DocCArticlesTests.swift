@@ -11,6 +11,7 @@ struct DocCArticlesTests {
     "Sources/TinyDependencyGraph/TinyDependencyGraph.docc",
     "Sources/TinyDependencyTesting/TinyDependencyTesting.docc",
     "Sources/TinyDependencyBuiltins/TinyDependencyBuiltins.docc",
+    "Sources/TinyDependencyLifecycle/TinyDependencyLifecycle.docc",
   ]
 
   /// The compiled copies of the catalogs' code blocks, one file per article or two.

@@ -4,6 +4,7 @@
 
 import TinyDependency
 import TinyDependencyGraph
+import TinyDependencyLifecycle
 
 // MARK: - Using explicit containers in servers
 

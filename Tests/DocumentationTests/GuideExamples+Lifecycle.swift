@@ -4,6 +4,7 @@
 import Dispatch
 import TinyDependency
 import TinyDependencyGraph
+import TinyDependencyLifecycle
 
 // MARK: - 11. A server that prepares at start-up and shuts down in order
 

@@ -7,6 +7,7 @@ import Testing
 import TinyDependency
 import TinyDependencyBuiltins
 import TinyDependencyGraph
+import TinyDependencyLifecycle
 import TinyDependencyTesting
 
 // MARK: - Quick start

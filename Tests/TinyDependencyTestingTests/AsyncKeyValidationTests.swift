@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TinyDependency
+import TinyDependencyLifecycle
 import TinyDependencyTesting
 
 @Suite("The testing product reports unprepared async keys and live fallbacks of async keys")

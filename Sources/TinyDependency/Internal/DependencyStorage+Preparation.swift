@@ -61,8 +61,41 @@ extension DependencyStorage {
   }
 }
 
-/// Values a storage shut down, kept for reads still in flight.
+/// Values a storage shut down, kept for reads still in flight, and the values the user handed
+/// in as built ones (`prepareDependencies`), which are the user's and never shut down.
 struct RetiredValues {
   var ids: Set<ObjectIdentifier> = []
   var values: [BuiltValue] = []
+  /// The boxes of values handed in, by identity.
+  var handedIn: Set<ObjectIdentifier> = []
+}
+
+extension DependencyStorage {
+  /// The values built here that the storages this one derives from don't share, and that the
+  /// user did not hand in.
+  var ownBuiltValues: [BuiltValue] {
+    var inherited = state.withLock { $0.retired.handedIn }
+    var node = parent
+    while let ancestor = node {
+      for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
+      node = ancestor.parent
+    }
+    return builtValues.filter { !inherited.contains(ObjectIdentifier($0.box)) }
+  }
+}
+
+/// Stops because `Key`'s value was read after its container shut it down.
+func stopReadAfterShutdown<Key: DependencyKey>(
+  _ key: Key.Type,
+  context: DependencyContext
+) -> Never {
+  let name = Key.debugName
+  let message = """
+    TinyDependency: \(name) was read after `shutdown()` shut it down (or a value it read) in \
+    the \(context) context; what it holds is gone.
+    Read dependencies only before `shutdown()`: finish or cancel the work that reads \(name) \
+    (requests, background tasks) first, then shut down.
+    """
+  SystemInterface.writeToStandardError(message)
+  fatalError(message)
 }

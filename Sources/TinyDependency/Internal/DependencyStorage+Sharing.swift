@@ -125,9 +125,10 @@ extension DependencyStorage {
 
   // MARK: - Merging a parent
 
-  /// Whether preparation or shutdown keeps state for this storage (`Lifecycle`).
+  /// Whether preparation or shutdown keeps state for this storage: TinyDependencyLifecycle's
+  /// attachment, or values it retired.
   var hasLifecycle: Bool {
-    state.lockedIfMade?.withLock { $0.hasLifecycle || !$0.retired.ids.isEmpty } ?? false
+    state.lockedIfMade?.withLock { $0.attachment != nil || !$0.retired.ids.isEmpty } ?? false
   }
 
   /// The values built here that a storage below, which changed `changed` since, would share

@@ -122,16 +122,11 @@ final class DependencyStorage: @unchecked Sendable {
   }
 
   deinit {
-    guard
-      let (observers, hasLifecycle) = state.lockedIfMade?.withLock({
-        ($0.observers, $0.hasLifecycle)
-      })
-    else { return }
+    guard let observers = state.lockedIfMade?.withLock({ $0.observers }) else { return }
     // Captures that combined their scope with this one no longer need the combination.
     for observer in observers {
       observer.value?.forget(serial)
     }
-    if hasLifecycle { Lifecycle.remove(serial) }
   }
 
   /// The number of storages above this one.

@@ -23,8 +23,8 @@ struct StorageState: DefaultInitializable {
   var liveObservers = 0
   /// Keys whose values were shut down here, and those values.
   var retired = RetiredValues()
-  /// Set when ``Lifecycle/of(_:)`` made this storage a lifecycle, for its deinit to remove.
-  var hasLifecycle = false
+  /// The object a layer above keeps beside this storage (see `LifecycleHook.swift`).
+  var attachment: (any AnyObject & Sendable)?
 
   /// Whether the value of `id` was shut down here.
   func hasRetired(_ id: ObjectIdentifier) -> Bool {

@@ -1,9 +1,11 @@
+public import TinyDependency
+
 /// Runs an operation in a scope of its own whose async keys are prepared first and whose own
 /// values are shut down when it ends.
 ///
-/// The scope starts from ``DependencyValues/current`` with `update`'s overrides, prepares
-/// `keys` in it (see ``DependencyValues/prepare(_:timeout:)``), runs `operation`, then calls
-/// ``DependencyValues/shutdown()`` on it, whether `operation` returned or threw. Values the
+/// The scope starts from ``/TinyDependency/DependencyValues/current`` with `update`'s overrides, prepares
+/// `keys` in it (see ``TinyDependency/DependencyValues/prepare(_:timeout:)``), runs `operation`, then calls
+/// ``TinyDependency/DependencyValues/shutdown()`` on it, whether `operation` returned or threw. Values the
 /// scope shares with the one around it (prepared there, and not overridden here) are left to
 /// that scope. A key the scope prepares itself counts as changed in it, like an override: a
 /// value built from it stays in the scope and goes with it.
@@ -42,13 +44,13 @@ public func withPreparedDependencies<R>(
   // A storage of its own, so that what is prepared here is this scope's to shut down, and not
   // frozen yet by a read in `update`.
   // Set without the public setter: a test's scope must not count it as the user's override.
-  values.setOverride(linking: Box(true), for: ObjectIdentifier(OwnScopeKey.self))
-  values.storage.markPreparedHere(keys)
+  values.setInternalMarker(OwnScopeKey.self, true)
+  values.markPreparedHere(keys.map(\.type))
   let scope = values
   let result: Result<R, any Error>
   do {
     try await scope.prepare(keys, timeout: timeout)
-    result = .success(try await scope.bind(isolation: isolation, operation))
+    result = .success(try await scope.withBound(isolation: isolation, operation))
   } catch {
     result = .failure(error)
   }

@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyLifecycle
 
 // Async keys whose builds await each other in loops, for the cycle tests.
 

@@ -1,3 +1,8 @@
+public import TinyDependency
+
+/// Thrown by the deadline of a prepare in a builder.
+private struct DeadlinePassed: Error {}
+
 extension DependencyValues {
   /// How many seconds ``prepare(_:timeout:)`` waits for its builds by default.
   public static let defaultPreparationTimeout = 30.0
@@ -44,24 +49,17 @@ extension DependencyValues {
 
   func prepare(_ keys: [KeyType], timeout: Double) async throws {
     if PendingBuild.current != nil {
-      // In a builder: each key through `prepared`, which looks for cycles. The prepare that
-      // started this build keeps the deadline.
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for key in keys {
-          group.addTask { _ = try await self.preparedInBuilder(key) }
-        }
-        // Not `waitForAll()`, which waits for every task before it throws: the first failure
-        // leaves the group at once, which cancels the others.
-        while try await group.next() != nil {}
-      }
+      try await prepareInBuilder(keys, timeout: timeout)
       return
     }
-    let lifecycle = Lifecycle.of(storage)
+    // A caller cancelled before it asks starts nothing: there would be nobody to await it.
+    try Task.checkCancellation()
+    let lifecycle = Lifecycle.of(self)
     var pending: [PendingBuild] = []
     var stale: [PendingBuild] = []
     var again: [KeyType] = []
     var seen: Set<ObjectIdentifier> = []
-    for key in keys where seen.insert(key.id).inserted && storage.overrides[key.id] == nil {
+    for key in keys where seen.insert(key.id).inserted && overriddenValue(of: key.type) == nil {
       guard case .pending(let build, let isNew) = try find(key, in: lifecycle) else { continue }
       if isNew {
         startBuild(build, in: lifecycle)
@@ -74,15 +72,20 @@ extension DependencyValues {
     }
     let waited = pending + stale
     guard !waited.isEmpty else { return }
+    let join = BuildJoin()
+    let (joined, ended) = (pending, stale)
     try await withWatchdog(
       seconds: timeout,
       onTimeout: {
-        for build in waited {
+        // The timeout is this caller's: it stops waiting, naming the build that kept it
+        // waiting; a build that someone else still awaits goes on for them.
+        if !joined.isEmpty { join.fail(Self.timedOut(waiting: joined, seconds: timeout)) }
+        for build in ended {
           AwaitingBuilds.deepest(from: build).giveUp(.timedOut(seconds: timeout))
         }
       }
     ) {
-      try await BuildJoin().wait(for: pending)
+      try await join.wait(for: pending)
       // Builds that everyone else gave up on: let them end, then prepare their keys again.
       for build in stale { _ = try? await build.value() }
     }
@@ -92,22 +95,62 @@ extension DependencyValues {
     }
   }
 
+  /// In a builder: each key through `prepared`, which looks for cycles, until `timeout`
+  /// passes; the prepare that started this build still has its own deadline.
+  private func prepareInBuilder(_ keys: [KeyType], timeout: Double) async throws {
+    let finished = Locked<Set<ObjectIdentifier>>([])
+    do {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for key in keys {
+          // A child task the library makes for the builder: its waits are the builder's.
+          group.addTask { [attributed = PendingBuild.awaiting != nil] in
+            if attributed {
+              _ = try await PendingBuild.attributed { try await self.preparedInBuilder(key) }
+            } else {
+              _ = try await self.preparedInBuilder(key)
+            }
+            _ = finished.withLock { $0.insert(key.id) }
+          }
+        }
+        group.addTask {
+          try await Deadlines.shared.wait(seconds: timeout)
+          throw DeadlinePassed()
+        }
+        // Not `waitForAll()`, which waits for every task before it throws: the first failure
+        // leaves the group at once, which cancels the others.
+        for _ in keys { try await group.next() }
+        group.cancelAll()
+      }
+    } catch is DeadlinePassed {
+      let waiting = keys.first { key in !finished.withLock { $0.contains(key.id) } } ?? keys[0]
+      let lifecycle = Lifecycle.of(self)
+      guard let build = lifecycle.inFlightBuild(for: waiting.id) else {
+        throw PreparationError(path: [waiting.name], reason: .timedOut(seconds: timeout))
+      }
+      throw Self.timedOut(waiting: [build], seconds: timeout)
+    }
+  }
+
+  /// The failure of a caller whose `seconds` passed while it waited for `builds`: the path from
+  /// the first unfinished one to the build at the end of its chain of awaits.
+  static func timedOut(waiting builds: [PendingBuild], seconds: Double) -> PreparationError {
+    let start = builds.first { !$0.isSettled } ?? builds.first!
+    let end = AwaitingBuilds.deepest(from: start)
+    let chain = AwaitingBuilds.chain(to: end, from: start) ?? [start]
+    return PreparationError(path: chain.map(\.key.name), reason: .timedOut(seconds: seconds))
+  }
+
   /// The value of `key` here, or its build in flight (joined or started).
   func find(_ key: KeyType, in lifecycle: Lifecycle) throws -> Lifecycle.Found {
-    let storage = self.storage
     do {
       return try lifecycle.build(
         for: key.id,
-        existing: { storage.existingBuiltValue(for: key.id) },
+        existing: { existingValue(of: key.type) },
         start: {
           PendingBuild(
             key: key,
-            frame: BuildFrame(
-              keyType: key.type,
-              context: storage.context,
-              parent: nil,
-              recorder: storage.recorder
-            )
+            record: BuildRecord(key: key.type, in: self),
+            startedBy: PendingBuild.awaiting
           )
         }
       )
@@ -129,23 +172,22 @@ extension DependencyValues {
   ///
   /// Called in a builder, the read is recorded as an edge of the graph, and a builder that
   /// awaits, directly or through others, its own key stops with the cycle's path. Synchronous
-  /// keys are read in builders as anywhere else, with ``subscript(_:)-8jjt9``.
+  /// keys are read in builders as anywhere else, with ``/TinyDependency/DependencyValues/subscript(_:)-8jjt9``.
   ///
   /// - Parameter key: The async key.
   /// - Returns: Its value in this container.
   /// - Throws: A ``PreparationError`` when its build fails; a `CancellationError` when the
   ///   calling task is cancelled while it waits.
   public func prepared<Key: AsyncDependencyKey>(_ key: Key.Type) async throws -> Key.Value {
-    let id = ObjectIdentifier(key)
     if PendingBuild.current != nil {
-      return try await preparedInBuilder(KeyType(key)).box.unbox(as: Key.Value.self)
+      return try await preparedInBuilder(KeyType(key)).value(as: Key.Value.self)
     }
-    if let box = storage.overrides[id] { return box.unbox(as: Key.Value.self) }
+    if let value = overriddenValue(of: key) { return value.value(as: Key.Value.self) }
     try await prepare([KeyType(key)], timeout: Self.defaultPreparationTimeout)
-    if let box = storage.overrides[id] ?? storage.existingBuiltValue(for: id)?.box {
-      return box.unbox(as: Key.Value.self)
+    if let value = overriddenValue(of: key) ?? existingValue(of: key) {
+      return value.value(as: Key.Value.self)
     }
-    throw PreparationError(path: [Key.debugName], reason: .shutDown)
+    throw PreparationError(path: [Key.keyName], reason: .shutDown)
   }
 
   /// The async keys among `keys` that have no value in this container: neither set on it nor
@@ -162,9 +204,8 @@ extension DependencyValues {
   /// - Returns: The unprepared async keys, in the order given.
   public func unpreparedKeys(among keys: [any DependencyKey.Type]) -> [any DependencyKey.Type] {
     keys.filter { key in
-      let id = ObjectIdentifier(key)
-      return key is any AsyncDependencyKey.Type && storage.overrides[id] == nil
-        && storage.existingBuiltValue(for: id) == nil
+      key is any AsyncDependencyKey.Type && overriddenValue(of: key) == nil
+        && existingValue(of: key) == nil
     }
   }
 }

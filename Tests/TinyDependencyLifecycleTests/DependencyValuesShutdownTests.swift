@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyLifecycle
 
 #if canImport(Darwin)
   import Darwin

@@ -1,5 +1,6 @@
 import Dispatch
 import TinyDependency
+import TinyDependencyLifecycle
 
 /// A value behind a serial queue, safe to touch from any task.
 ///

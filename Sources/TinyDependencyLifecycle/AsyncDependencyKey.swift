@@ -1,3 +1,5 @@
+public import TinyDependency
+
 /// A key whose value is made by asynchronous code: prepared before it is read, never on a read.
 ///
 /// A database pool that connects, a configuration file that is read, a token that is fetched:
@@ -23,10 +25,10 @@
 /// let service = DependencyValues.current[UserServiceKey.self]  // synchronous from here on
 /// ```
 ///
-/// ``DependencyValues/prepare(_:timeout:)`` builds the listed keys and the async keys they
+/// ``TinyDependency/DependencyValues/prepare(_:timeout:)`` builds the listed keys and the async keys they
 /// await, each once per container, in dependency order with independent branches concurrently.
 /// Reading an async key that was not prepared stops with its name and how to prepare it, as
-/// reading an unset input does; ``DependencyValues/unpreparedKeys(among:)`` lists such keys
+/// reading an unset input does; ``TinyDependency/DependencyValues/unpreparedKeys(among:)`` lists such keys
 /// without building anything.
 ///
 /// ``makeTest()`` and ``makePreview()`` fall back to ``makeDefault()``, and the fallback is
@@ -48,13 +50,13 @@ public protocol AsyncDependencyKey: DependencyKey {
 extension AsyncDependencyKey {
   /// Falls back to ``makeDefault()``, and notes that it did for the build in progress.
   public static func makeTest() async throws -> Value {
-    DependencyValues.current.frame?.noteFallback(of: Self.self, in: .test)
+    noteFallback(in: .test)
     return try await makeDefault()
   }
 
   /// Falls back to ``makeDefault()``, and notes that it did for the build in progress.
   public static func makePreview() async throws -> Value {
-    DependencyValues.current.frame?.noteFallback(of: Self.self, in: .preview)
+    noteFallback(in: .preview)
     return try await makeDefault()
   }
 
@@ -82,42 +84,25 @@ extension AsyncDependencyKey {
 /// as a missing input instead.
 func stopUnprepared<Key: AsyncDependencyKey>(_ key: Key.Type) -> Never {
   let values = DependencyValues.current
-  // The frame is the key's own (failed) synchronous build; what read it is its parent.
-  let reader = values.frame?.parent
-  if let recorder = values.frame?.recorder ?? values.storage.recorder {
-    reader?.record(Key.self, inputs: [])
-    reader?.recordUnfinishedChain()
-    recorder.stop(missingInput: key)
-  }
+  values.stopIfTracing(unprepared: key)
+  values.stopIfShutDown(Key.self)
   let id = ObjectIdentifier(key)
-  if values.storage.wasShutDown(id) { stopReadAfterShutdown(Key.self, context: values.context) }
-  let inFlight = Lifecycle.existing(values.storage)?.inFlightBuild(for: id)
+  let inFlight = Lifecycle.existing(values)?.inFlightBuild(for: id)
   // An async build that is still waiting, through the builds it awaits, for the one that read
   // this key: a cycle.
   if let inFlight, let current = PendingBuild.current,
     let loop = AwaitingBuilds.chain(to: current, from: inFlight)
   {
-    var syncChain: [BuildFrame] = []
-    var frame = reader
-    while let nested = frame, nested !== current.frame {
-      syncChain.append(nested)
-      frame = nested.parent
-    }
-    var cyclePath: [BuildFrame] = loop.map(\.frame)
-    cyclePath.append(contentsOf: syncChain.reversed())
-    Diagnostics.stopWithCycle(
-      cyclePath,
-      reentering: [Key.self],
-      recorder: nil
-    )
+    stopWithCycle(loop.map(\.record) + values.readers(below: current.record), reentering: key)
   }
-  let name = Key.debugName
+  let name = Key.keyName
   let state =
     inFlight == nil
     ? "was not prepared in the \(values.context) context, so it has no value to read"
     : "is still being prepared in the \(values.context) context, and was read before its "
       + "build finished"
-  let message = """
+  stopWithMessage(
+    """
     TinyDependency: \(name) is an async key that \(state).
     Prepare it before it is read: `try await values.prepare([\(name).self])` on the container \
     (at start-up, `try await DependencyValues.current.prepare([\(name).self])`); in the build \
@@ -125,6 +110,5 @@ func stopUnprepared<Key: AsyncDependencyKey>(_ key: Key.Type) -> Never {
     that overrides a key it read needs a prepare of its own. \
     `DependencyValues.unpreparedKeys(among:)` lists the async keys a container still lacks.
     """
-  SystemInterface.writeToStandardError(message)
-  fatalError(message)
+  )
 }

@@ -1,6 +1,7 @@
 import Testing
+import TinyDependency
 
-@testable import TinyDependency
+@testable import TinyDependencyLifecycle
 
 @Suite("A build is noted as awaiting another before that one starts")
 struct AwaitingBuildsTests {
@@ -114,9 +115,9 @@ private func isAwaitedByTheOuterBuild() -> Bool {
 }
 
 /// A build of `key` that is never started: for edges noted by hand.
-private func unstartedBuild(of key: any DependencyKey.Type) -> PendingBuild {
+private func unstartedBuild(of key: any AsyncDependencyKey.Type) -> PendingBuild {
   PendingBuild(
     key: KeyType(key),
-    frame: BuildFrame(keyType: key, context: .default, parent: nil, recorder: nil)
+    record: BuildRecord(key: key, in: DependencyValues(context: .default))
   )
 }

@@ -1,3 +1,5 @@
+import TinyDependency
+
 /// Which builds each async builder awaits, guarded by one lock so that two builds that start
 /// awaiting each other at the same moment cannot both miss the cycle.
 ///
@@ -183,7 +185,10 @@ final class BuildJoin: Sendable {
     }
   }
 
-  private func settled(_ result: Result<BuiltValue, any Error>) {
+  /// Stops waiting with `error`, as a failed build would.
+  func fail(_ error: any Error) { finish(.failure(error)) }
+
+  private func settled(_ result: Result<PreparedValue, any Error>) {
     switch result {
     case .failure(let error):
       finish(.failure(error))

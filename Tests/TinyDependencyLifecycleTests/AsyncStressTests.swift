@@ -1,5 +1,11 @@
 import Testing
 import TinyDependency
+import TinyDependencyLifecycle
+
+extension Tag {
+  /// Heavier concurrency tests; CI also runs them under ThreadSanitizer and AddressSanitizer.
+  @Tag static var stress: Self
+}
 
 @Suite("Stress: concurrent prepares, reads and shutdowns of async keys", .tags(.stress))
 struct AsyncStressTests {

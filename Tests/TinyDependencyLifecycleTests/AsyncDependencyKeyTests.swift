@@ -1,6 +1,7 @@
 import Testing
 import TinyDependency
 import TinyDependencyGraph
+import TinyDependencyLifecycle
 
 @Suite("Async keys are prepared, then read synchronously")
 struct AsyncDependencyKeyTests {

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyLifecycle
 
 @Suite("Values built on a prepared scope's own values stay in that scope")
 struct PreparedScopeSharingTests {

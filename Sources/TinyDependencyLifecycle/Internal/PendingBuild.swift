@@ -1,3 +1,5 @@
+import TinyDependency
+
 /// One build of an async key's value in one container, observed by everyone who needs it.
 ///
 /// The build runs in a task of its own, so that concurrent prepares of the same key share it;
@@ -5,22 +7,19 @@
 /// the build settles, so a prepare of many keys waits for all of them in one task, and a
 /// build's deadline is the watchdog of the prepare that waits for it.
 final class PendingBuild: Sendable {
-  typealias Observer = @Sendable (Result<BuiltValue, any Error>) -> Void
+  typealias Observer = @Sendable (Result<PreparedValue, any Error>) -> Void
 
   let key: KeyType
-  let frame: BuildFrame
+  let record: BuildRecord
   /// Orders builds by when they were made, so a cycle is reported from the one made first.
   let serial = PendingBuild.serials.next()
   private static let serials = Counter()
 
   private struct State {
-    var result: Result<BuiltValue, PreparationError>?
-    var observers: [UInt64: Observer] = [:]
-    var nextObserver: UInt64 = 0
+    var machine = PreparationStateMachine<Observer, Result<PreparedValue, PreparationError>>()
     var task: Task<Void, Never>?
     /// Called with this build when it is given up before its builder finished.
     var onGiveUp: (@Sendable (PendingBuild) -> Void)?
-    var abandoned = false
   }
 
   private let state = Locked(State())
@@ -31,9 +30,47 @@ final class PendingBuild: Sendable {
   /// The task-local behind ``current``, spelled out rather than with the `@TaskLocal` macro.
   static let currentLocal = TaskLocal<PendingBuild?>(wrappedValue: nil)
 
-  init(key: KeyType, frame: BuildFrame) {
+  /// The task whose waits count as the current build's: its builder's own task, or a child task
+  /// the library made for it. A task the builder starts (`Task {}`) inherits ``current`` but not
+  /// this: the builder does not wait for it, so its waits are not the build's.
+  private static let attributedTask = TaskLocal<Int?>(wrappedValue: nil)
+
+  /// Runs `body` with the current task as the one whose waits count as the current build's.
+  static func attributed<R>(_ body: () async throws -> R) async rethrows -> R {
+    try await attributedTask.withValue(withUnsafeCurrentTask { $0?.hashValue }) {
+      try await body()
+    }
+  }
+
+  /// The builds from the one that started the chain down to `self` that build `key` for
+  /// `context`, outermost first, if one of them (`self` included) does: a new build of `key`
+  /// awaited here would do what that one does, in a loop.
+  func chainReentering(_ key: KeyType, context: DependencyContext) -> [PendingBuild]? {
+    var chain: [PendingBuild] = []
+    var node: PendingBuild? = self
+    while let build = node {
+      chain.append(build)
+      if build.key == key && build.record.context == context { return chain.reversed() }
+      node = build.startedBy
+    }
+    return nil
+  }
+
+  /// The current build, if the current task's waits count as its waits.
+  static var awaiting: PendingBuild? {
+    guard let build = current, let owner = attributedTask.get(),
+      withUnsafeCurrentTask(body: { $0?.hashValue }) == owner
+    else { return nil }
+    return build
+  }
+
+  /// The build whose builder started this one and awaits it, if any.
+  let startedBy: PendingBuild?
+
+  init(key: KeyType, record: BuildRecord, startedBy: PendingBuild? = nil) {
     self.key = key
-    self.frame = frame
+    self.record = record
+    self.startedBy = startedBy
   }
 
   /// Starts `body` in a task of its own.
@@ -43,31 +80,35 @@ final class PendingBuild: Sendable {
   ) {
     state.withLock { state in
       state.onGiveUp = onGiveUp
-      state.task = Task { await PendingBuild.currentLocal.withValue(self) { await body() } }
+      state.task = Task {
+        await PendingBuild.currentLocal.withValue(self) {
+          await PendingBuild.attributed { await body() }
+        }
+      }
     }
   }
 
   /// Whether the build has an outcome, so a late value must be disposed of by its builder.
-  var isSettled: Bool { state.withLock { $0.result != nil } }
+  var isSettled: Bool { state.withLock { $0.machine.isSettled } }
 
   /// Whether everyone who observed the build stopped before it settled, so its builder was
   /// cancelled: a new caller waits for it to end, then builds again if it has to.
-  var isAbandoned: Bool { state.withLock { $0.abandoned && $0.result == nil } }
+  var isAbandoned: Bool { state.withLock { $0.machine.isAbandoned } }
 
   /// Ends the build with `outcome` and tells its observers; returns false if it had already
   /// ended (it timed out), in which case nothing changes.
   @discardableResult
-  func settle(_ outcome: Result<BuiltValue, PreparationError>) -> Bool {
-    let told = state.withLock { state -> [Observer]? in
-      guard state.result == nil else { return nil }
-      state.result = outcome
-      // The builder's task and the give-up callback refer back to this build: let them go.
-      state.task = nil
-      state.onGiveUp = nil
-      defer { state.observers = [:] }
-      return Array(state.observers.values)
+  func settle(_ outcome: Result<PreparedValue, PreparationError>) -> Bool {
+    let action = state.withLock { state in
+      let action = state.machine.settle(outcome)
+      if case .notify = action {
+        // The builder's task and the give-up callback refer back to this build: let them go.
+        state.task = nil
+        state.onGiveUp = nil
+      }
+      return action
     }
-    guard let told else { return false }
+    guard case .notify(let told, let outcome) = action else { return false }
     let delivered = outcome.mapError { $0 as any Error }
     for observer in told { observer(delivered) }
     return true
@@ -90,13 +131,11 @@ final class PendingBuild: Sendable {
   /// Calls `observer` when the build settles; returns the observation's number, or the
   /// outcome at once (not calling `observer`) if the build already settled.
   func observe(_ observer: @escaping Observer) -> (
-    id: UInt64?, ready: Result<BuiltValue, any Error>?
+    id: UInt64?, ready: Result<PreparedValue, any Error>?
   ) {
-    state.withLock { state in
-      if let result = state.result { return (nil, result.mapError { $0 }) }
-      state.nextObserver += 1
-      state.observers[state.nextObserver] = observer
-      return (state.nextObserver, nil)
+    switch state.withLock({ $0.machine.observe(observer) }) {
+    case .observing(let id): return (id, nil)
+    case .deliver(let outcome): return (nil, outcome.mapError { $0 })
     }
   }
 
@@ -104,22 +143,18 @@ final class PendingBuild: Sendable {
   /// observes the build any more, its builder is cancelled.
   @discardableResult
   func stopObserving(_ id: UInt64) -> Observer? {
-    let (observer, abandon) = state.withLock { state -> (Observer?, Bool) in
-      guard state.result == nil, let observer = state.observers.removeValue(forKey: id) else {
-        return (nil, false)
-      }
-      if state.observers.isEmpty { state.abandoned = true }
-      return (observer, state.observers.isEmpty)
-    }
+    guard
+      case .stopped(let observer, let abandon) = state.withLock({ $0.machine.stopObserving(id) })
+    else { return nil }
     // The builder ends as it can; its outcome settles the build (a value it still makes is
-    // kept, since the container can shut it down), so a shutdown waiting for it sees it.
+    // shut down, since nobody wants it), so a shutdown waiting for it sees it.
     if abandon { cancel() }
     return observer
   }
 
   /// Waits for the build's value. If the waiting task is cancelled, it stops waiting with a
   /// `CancellationError`, and the builder is cancelled when nobody waits for it any more.
-  func value() async throws -> BuiltValue {
+  func value() async throws -> PreparedValue {
     let slot = ObservationSlot()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
@@ -156,21 +191,4 @@ final class ObservationSlot: Sendable {
       return state.id
     }
   }
-}
-
-/// Runs `body`; if it is still running after `seconds`, calls `onTimeout` (once) from another
-/// task, which must make `body` end.
-func withWatchdog<R>(
-  seconds: Double,
-  onTimeout: @escaping @Sendable () -> Void,
-  _ body: () async throws -> R
-) async rethrows -> R {
-  let clamped: Double = max(0, min(seconds, 1e9))
-  let nanoseconds = UInt64(clamped * 1e9)
-  let watchdog = Task {
-    do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
-    onTimeout()
-  }
-  defer { watchdog.cancel() }
-  return try await body()
 }

@@ -1,16 +1,18 @@
+import TinyDependency
+
 /// How `prepare` and `prepared` build an async key: in a task of its own, with the container
 /// bound, each await noted first so that a cycle through async builds stops with its path.
 extension DependencyValues {
   /// The value of `key` for the builder running in this task, which the read becomes an edge
   /// of; the build is awaited after checking that it does not await the builder back.
-  func preparedInBuilder(_ key: KeyType) async throws -> BuiltValue {
-    if let box = storage.overrides[key.id] {
-      frame?.record(key.type, inputs: [])
-      return BuiltValue(box: box, inputs: [], key: key, reads: [])
+  func preparedInBuilder(_ key: KeyType) async throws -> PreparedValue {
+    if let value = overriddenValue(of: key.type) {
+      buildRecord?.recordRead(of: key.type, inputs: [])
+      return value
     }
-    let lifecycle = Lifecycle.of(storage)
+    let lifecycle = Lifecycle.of(self)
     while true {
-      let built: BuiltValue
+      let built: PreparedValue
       switch try find(key, in: lifecycle) {
       case .built(let existing):
         built = existing
@@ -23,7 +25,7 @@ extension DependencyValues {
         }
         built = try await awaitBuild(pending, starting: isNew ? lifecycle : nil)
       }
-      frame?.record(key.type, inputs: built.inputs)
+      buildRecord?.recordRead(of: key.type, inputs: built.inputs)
       return built
     }
   }
@@ -35,17 +37,22 @@ extension DependencyValues {
   private func awaitBuild(
     _ pending: PendingBuild,
     starting lifecycle: Lifecycle?
-  ) async throws -> BuiltValue {
-    guard let waiter = PendingBuild.current else {
+  ) async throws -> PreparedValue {
+    // Only the builder's own waits are edges: a task it started and does not await is not
+    // waited for by the build, so a wait there can't close a loop through it.
+    guard let waiter = PendingBuild.awaiting else {
       if let lifecycle { startBuild(pending, in: lifecycle) }
       return try await pending.value()
     }
+    // A new build of a key that a build up the chain that started this one builds (in another
+    // scope, so another build): it would start the same chain again, without end.
+    if lifecycle != nil,
+      let chain = waiter.chainReentering(pending.key, context: pending.record.context)
+    {
+      stopWithCycle(chain.map(\.record), reentering: pending.key.type)
+    }
     if let loop = AwaitingBuilds.begin(waiter, awaiting: pending) {
-      Diagnostics.stopWithCycle(
-        loop.dropLast().map(\.frame),
-        reentering: [loop[0].key.type],
-        recorder: nil
-      )
+      stopWithCycle(loop.dropLast().map(\.record), reentering: loop[0].key.type)
     }
     defer { AwaitingBuilds.end(waiter, awaiting: pending) }
     if let lifecycle { startBuild(pending, in: lifecycle) }
@@ -54,11 +61,9 @@ extension DependencyValues {
 
   /// Runs the builder of `pending`'s key in a task of its own, with this container bound.
   func startBuild(_ pending: PendingBuild, in lifecycle: Lifecycle) {
-    var scoped = self
-    scoped.frame = pending.frame
-    let bound = scoped
+    let bound = recording(in: pending.record)
     pending.start(onGiveUp: { lifecycle.remove($0) }) {
-      let key = pending.key.type as! any AsyncDependencyKey.Type
+      let key = pending.key.type
       await Self.runBuild(
         of: key,
         pending,
@@ -76,39 +81,29 @@ extension DependencyValues {
     in values: DependencyValues,
     lifecycle: Lifecycle
   ) async {
-    let storage = values.storage
-    let context = storage.context
+    let context = values.context
     let outcome: Result<Key.Value, any Error>
     do {
-      outcome = .success(
-        try await DependencyValues.boundLocal.withValue(values) {
-          try await Key.make(for: context)
-        }
-      )
+      outcome = .success(try await values.withBound { try await Key.make(for: context) })
     } catch {
       outcome = .failure(error)
     }
-    let trace = pending.frame.finish()
+    let trace = pending.record.finish()
     switch outcome {
     case .failure(let error):
       lifecycle.remove(pending)
       pending.settle(.failure(.wrapping(error, from: pending.key)))
     case .success(let value):
-      if trace.fellBack { reportAsyncFallback(of: Key.self, in: storage) }
-      let built = BuiltValue(
-        box: Box(value),
-        inputs: trace.inputs,
-        key: pending.key,
-        reads: trace.reads,
-        hold: trace.hold
-      )
+      if trace.fellBack { reportAsyncFallback(of: Key.self, in: values) }
+      let built = PreparedValue(value, of: Key.self, record: trace)
       let open = lifecycle.isOpen
-      if !pending.isSettled && open && storage.storePrepared(ObjectIdentifier(Key.self), built) {
+      // A build everyone stopped awaiting is not kept: nobody asked for it any more.
+      if !pending.isSettled && !pending.isAbandoned && open && values.storePrepared(built) {
         lifecycle.remove(pending)
         pending.settle(.success(built))
         return
       }
-      // Timed out, abandoned or shut down meanwhile: the value is nobody's, so it is shut
+      // Abandoned or shut down meanwhile: the value is nobody's, so it is shut
       // down here rather than leaked, before the build settles (a container's shutdown waits
       // for that, so this value goes before the values it read).
       if let disposable = value as? any DependencyShutdown {
@@ -125,10 +120,10 @@ extension DependencyValues {
 /// In strict mode, reports that a test prepared an async key with its live `makeDefault()`.
 private func reportAsyncFallback<Key: AsyncDependencyKey>(
   of key: Key.Type,
-  in storage: DependencyStorage
+  in values: DependencyValues
 ) {
-  guard storage.reportsLiveFallbacks, storage.context == .test else { return }
-  let name = Key.debugName
+  guard values.reportsLiveFallbacks, values.context == .test else { return }
+  let name = Key.keyName
   IssueReporter.report(
     "\(name) has no makeTest() of its own, so a test prepared it with its live makeDefault(). "
       + "Declare `static func makeTest()` on \(name), or override it for the test with "

@@ -1,0 +1,38 @@
+import Testing
+import TinyDependencyLifecycle
+
+@testable import TinyDependency
+
+@Suite("Shutdown closes each object the container made once, and nothing the user handed in")
+struct ShutdownOwnershipTests {
+  @Test func oneObjectReachedThroughTwoKeysIsShutDownOnce() async throws {
+    let (values, _) = asyncContainer()
+    try await values.prepare([InterfaceKey.self, ImplementationKey.self])
+    let object = values[ImplementationKey.self]
+    #expect(values[InterfaceKey.self] === object)
+    try await values.shutdown()
+    #expect(object.shutdownCount == 1)
+  }
+
+  @Test func aValueSetWithPrepareDependenciesIsNotShutDown() async throws {
+    let (values, log) = asyncContainer()
+    let handedIn = Resource("HandedIn", settings: values.asyncSettings)
+    _ = PreparedRoot().prepare(values.storage, at: .init(fileID: "App/Main.swift", line: 1)) {
+      $0[HandedInKey.self] = handedIn
+    }
+    #expect(values[HandedInKey.self] === handedIn)
+    try await values.prepare([PoolKey.self])
+    try await values.shutdown()
+    #expect(handedIn.shutdownCount == 0)
+    #expect(log.count("shutdown done Pool") == 1)
+  }
+
+  @Test func anOverrideIsNotShutDown() async throws {
+    var (values, _) = asyncContainer()
+    let handedIn = Resource("HandedIn", settings: values.asyncSettings)
+    values[HandedInKey.self] = handedIn
+    _ = values[HandedInKey.self]
+    try await values.shutdown()
+    #expect(handedIn.shutdownCount == 0)
+  }
+}
