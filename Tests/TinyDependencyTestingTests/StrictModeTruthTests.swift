@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyLifecycle
 import TinyDependencyTesting
 
 /// Runs `body` the way a test with `traits` runs, outermost first: the outermost trait's scope
