@@ -123,4 +123,18 @@ struct AuditLifetimesTests {
     }
     #expect(baseURL == "https://mock.example.com")
   }
+
+  // Overriding dependencies, block 4: one endpoint overridden for the model a test makes.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @Test func onAppear() async {
+    let model = withDependencies {
+      $0.apiClient.fetchUser = { _ in User(id: 42, name: "Blob") }
+    } operation: {
+      AccountModel()
+    }
+
+    #expect(model.user == nil)
+    await model.onAppear()
+    #expect(model.user == User(id: 42, name: "Blob"))
+  }
 }

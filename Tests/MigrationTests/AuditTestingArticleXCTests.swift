@@ -16,3 +16,23 @@ final class AuditTestingArticleXCTests: XCTestCase {
     }
   }
 }
+
+// "Overriding dependencies", block 6: a base class overrides for every test case that inherits
+// from it.
+class AuditBaseTestCase: XCTestCase {
+  override func invokeTest() {
+    withDependencies {
+      // Overrides here apply to every subclass's tests.
+      $0.uuid = .incrementing
+    } operation: {
+      super.invokeTest()
+    }
+  }
+}
+
+final class AuditInheritedOverrideTests: AuditBaseTestCase {
+  func testTheBaseClassesOverrideApplies() {
+    @Dependency(\.uuid) var uuid
+    XCTAssertEqual(uuid(), UUID(0))
+  }
+}
