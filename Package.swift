@@ -65,7 +65,8 @@ let package = Package(
       dependencies: [
         "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
         "TinyDependencyURLSession",
-      ]
+      ],
+      exclude: ["AUDIT.md"]
     ),
     .testTarget(
       name: "DocumentationTests",
