@@ -79,7 +79,8 @@ let package = Package(
       dependencies: [
         "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
         "TinyDependencyURLSession",
-      ]
+      ],
+      exclude: ["AUDIT.md"]
     ),
     .testTarget(
       name: "DocumentationTests",
