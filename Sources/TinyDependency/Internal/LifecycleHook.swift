@@ -45,8 +45,6 @@ package struct PreparedValue: Sendable {
   package var inputs: Set<ObjectIdentifier> { built.inputs }
   /// The key the value is held under.
   package var key: any DependencyKey.Type { built.key.type }
-  /// The identity of the stored value's box: two keys holding the same box hold one value.
-  package var boxIdentity: ObjectIdentifier { ObjectIdentifier(built.box) }
 }
 
 /// The record of one async build: the keys its builder reads become its inputs and the edges

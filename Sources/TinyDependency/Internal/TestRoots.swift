@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A hook through which the core asks a test runner for the current test's root container; for
 /// TinyDependencyTesting.
 ///
@@ -46,12 +38,6 @@ package enum TestRoots {
     provider?.currentTestRoot() ?? DependencyValues.processRoot
   }
 
-  /// Nanoseconds of a monotonic clock.
-  static func now() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-  }
 }
 
 extension DependencyValues {
@@ -98,7 +84,7 @@ package final class TestScope: Sendable {
   private struct State {
     var testName: String
     var strict: Bool
-    var endedAt: UInt64?
+    var endedAt: Double?
     /// The overrides set on the test's containers, by box.
     var overrides: [ObjectIdentifier: Override] = [:]
     /// Keys already reported as read after the end: each is reported once.
@@ -193,7 +179,7 @@ package final class TestScope: Sendable {
         return .fallbacks(state.takeFallbacks(involving: id))
       }
       guard state.reportedLate.insert(id).inserted else { return .none }
-      return .late(TestRoots.now() &- endedAt)
+      return .late(SystemInterface.monotonicSeconds() - endedAt)
     }
     switch outcome {
     case .none:
@@ -205,9 +191,9 @@ package final class TestScope: Sendable {
     }
   }
 
-  /// Reports a read of `Key` `late` nanoseconds after the test ended.
-  private func reportLateRead<Key: DependencyKey>(of key: Key.Type, late: UInt64) {
-    let milliseconds = Double(late / 10_000) / 100
+  /// Reports a read of `Key` `late` seconds after the test ended.
+  private func reportLateRead<Key: DependencyKey>(of key: Key.Type, late: Double) {
+    let milliseconds = (late * 100_000).rounded(.down) / 100
     let message =
       "\(Key.debugName) was read through the dependencies of test \(name) \(milliseconds) ms "
       + "after it ended: something the test started (a Task it did not await, a callback, an "
@@ -232,7 +218,7 @@ package final class TestScope: Sendable {
   @discardableResult
   package func end() -> [String] {
     state.withLock { state in
-      state.endedAt = TestRoots.now()
+      state.endedAt = SystemInterface.monotonicSeconds()
       var excused: Set<ObjectIdentifier> = []
       for override in state.overrides.values where override.used {
         var next = override.replaced
@@ -252,7 +238,7 @@ package final class TestScope: Sendable {
 /// What a read through a test's container has to report.
 private enum ReadOutcome {
   case none
-  case late(UInt64)
+  case late(Double)
   case fallbacks([String])
 }
 
