@@ -46,7 +46,7 @@ package enum IssueReporter {
 
   /// The test whose traits are applying their overrides on this task: strict mode's reports of
   /// live fallbacks built meanwhile wait there until strict mode is known.
-  package static let deferringFallbacks = TaskLocal<TestScope?>(wrappedValue: nil)
+  package static let deferringFallbacks = TaskLocal<(any TestObserver)?>(wrappedValue: nil)
 
   /// Strict mode's report that `key`'s test value fell back to its live default, read while
   /// building `readers` (outermost first). A key whose test value is a placeholder that
@@ -58,9 +58,7 @@ package enum IssueReporter {
   ) {
     if key is any _ReportsItsOwnUses.Type { return }
     if let scope = deferringFallbacks.get() {
-      scope.deferFallback(
-        DeferredFallback(keys: [ObjectIdentifier(key)] + readers, message: message)
-      )
+      scope.deferFallback(keys: [ObjectIdentifier(key)] + readers, message: message)
       return
     }
     report(message)

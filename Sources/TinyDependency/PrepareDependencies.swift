@@ -124,8 +124,8 @@ struct PreparationTarget {
     }
     guard !node.isProcessRoot, let target else { return process }
     let registry: PreparedRoot
-    if let scope = node.testScope {
-      registry = scope.preparation
+    if let observer = node.testObserver {
+      registry = observer.preparation
     } else {
       registry = registries.withLock { registries in
         if let found = registries[ObjectIdentifier(node)] { return found.1 }
@@ -149,13 +149,13 @@ struct PreparationTarget {
       storage.state.withLock({ $0.entries.values.isEmpty })
     else { return nil }
     let made =
-      if let scope = storage.testScope {
-        DependencyValues(context: context, testScope: scope)
+      if let observer = storage.testObserver {
+        DependencyValues(context: context, testObserver: observer)
       } else {
         DependencyValues(context: context)
       }
     guard provider.replaceCurrentTestRoot(replaceable, with: made) else { return nil }
-    if storage.testScope == nil {
+    if storage.testObserver == nil {
       Self.registries.withLock { $0[ObjectIdentifier(made.storage)] = (made.storage, registry) }
     }
     return made.storage

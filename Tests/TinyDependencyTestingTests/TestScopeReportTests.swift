@@ -1,6 +1,6 @@
 import Testing
 import TinyDependency
-import TinyDependencyTesting
+@testable import TinyDependencyTesting
 
 /// Reads after a test ended and overrides that had no effect. Each test runs a trait's scope by
 /// hand, as Swift Testing would for a test case, so the reports land in the running test.

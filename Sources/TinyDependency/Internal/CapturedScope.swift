@@ -53,7 +53,7 @@ final class CapturedScope: @unchecked Sendable {
   private let changedKeys: KeySet
   private let context: DependencyContext
   private let choosesContext: Bool
-  private let testScope: TestScope?
+  private let testObserver: (any TestObserver)?
   private let state = LazyLocked<State>()
   /// The storage to read from in the scope decided last, unretained, or ``currentScope``.
   private let cache = DecisionCache()
@@ -72,7 +72,7 @@ final class CapturedScope: @unchecked Sendable {
     changedKeys = storage.changedKeys
     context = storage.context
     choosesContext = storage.choosesContext
-    testScope = storage.testScope
+    testObserver = storage.testObserver
   }
 
   /// Whether reads keep the captured storage alive.
@@ -98,7 +98,7 @@ final class CapturedScope: @unchecked Sendable {
       made = DependencyStorage(
         context: choosesContext ? context : nil,
         overrides: overrides,
-        testScope: testScope
+        testObserver: testObserver
       )
     }
     made.freeze()

@@ -59,9 +59,9 @@ final class DependencyStorage: @unchecked Sendable {
   /// Set for a container that traces a graph, and inherited by the storages derived from it.
   let recorder: (any BuildRecorder)?
   /// The test this storage belongs to, inherited by the storages derived from it: reads through
-  /// it take the slow path, which tells the test (see `TestScope`).
-  let testScope: TestScope?
-  /// Whether `testScope` is set.
+  /// it take the slow path, which tells the test (see `TestObserver`).
+  let testObserver: (any TestObserver)?
+  /// Whether `testObserver` is set.
   let belongsToTest: Bool
   /// The values set on this storage and on the ones it derives from.
   @usableFromInline @exclusivity(unchecked)
@@ -95,13 +95,13 @@ final class DependencyStorage: @unchecked Sendable {
     overrides: PersistentMap = PersistentMap(),
     isProcessRoot: Bool = false,
     recorder: (any BuildRecorder)? = nil,
-    testScope: TestScope? = nil
+    testObserver: (any TestObserver)? = nil
   ) {
     self.parent = nil
     self.isProcessRoot = isProcessRoot
     self.recorder = recorder
-    self.testScope = testScope
-    self.belongsToTest = testScope != nil
+    self.testObserver = testObserver
+    self.belongsToTest = testObserver != nil
     self.overrides = overrides
     self.changedKeys = KeySet(overrides.keys)
     self.context = context ?? ContextDetection.process.context
@@ -113,7 +113,7 @@ final class DependencyStorage: @unchecked Sendable {
     self.parent = parent
     self.isProcessRoot = false
     self.recorder = parent.recorder
-    self.testScope = parent.testScope
+    self.testObserver = parent.testObserver
     self.belongsToTest = parent.belongsToTest
     self.overrides = parent.overridesForDerivedStorage()
     self.reportsLiveFallbacks = parent.reportsLiveFallbacks

@@ -126,7 +126,7 @@ package enum SystemInterface {
   }
 
   /// Seconds on a monotonic clock, for measuring waits.
-  static func monotonicSeconds() -> Double {
+  package static func monotonicSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

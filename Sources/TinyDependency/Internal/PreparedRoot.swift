@@ -11,7 +11,7 @@
 /// call), or that a value the root built read, keeps what it has: what was handed out never
 /// changes. The call reports it. In the preview context a later call replaces the values of the
 /// keys it sets, since a preview runs its setup again; values built from the old ones keep them.
-final class PreparedRoot: Sendable {
+package final class PreparedRoot: Sendable {
   /// Where a call was made, for messages.
   struct CallSite: Sendable, CustomStringConvertible {
     let fileID: String
@@ -49,6 +49,9 @@ final class PreparedRoot: Sendable {
   }
 
   private let state = Locked(State())
+
+  /// Creates an empty record, for the process root or a test's root.
+  package init() {}
 
   /// The process root's.
   static let process = PreparedRoot()
