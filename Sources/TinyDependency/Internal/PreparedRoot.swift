@@ -56,79 +56,62 @@ package final class PreparedRoot: Sendable {
   /// The process root's.
   static let process = PreparedRoot()
 
-  /// Runs `update` on a fresh container for `root`'s context and applies what it set to `root`;
-  /// returns the report the call deserves, if any.
-  func prepare(
-    _ root: DependencyStorage,
-    at site: CallSite,
-    _ update: (inout DependencyValues) throws -> Void
-  ) rethrows -> String? {
-    var values = DependencyValues(context: root.context)
-    try update(&values)
-    let overrides = values.storage.overrides
-    // Lifetimes are the keys' code: asked here, before any lock is taken.
-    let changes = values.storage.changedKeys.compactMap { id -> Change? in
-      guard let box = overrides[id] else { return nil }
-      let key = KeyType(identifiedBy: id)
-      return Change(key: key, box: box, isTransient: key.type.lifetime == .transient)
-    }
-    .sorted { $0.key.name < $1.key.name }
-    return apply(changes, to: root, at: site).message(at: site, context: root.context)
-  }
-
-  /// Applies `changes` to `root`, as the call at `site` asks.
+  /// Applies `changes` to `root`, as the call at `site` asks. The record's lock and the root's
+  /// are taken one after the other, never one inside the other: first the call is counted, then
+  /// the root takes what it may, then the record notes what it took.
   func apply(_ changes: [Change], to root: DependencyStorage, at site: CallSite) -> Outcome {
     let replaces = root.context == .preview
-    return state.withLock { prepared in
-      var outcome = Outcome()
-      outcome.firstCall = prepared.firstCall
-      if prepared.firstCall == nil { prepared.firstCall = site }
-      root.state.withLock { state in
-        for change in changes {
-          let id = change.key.id
-          if change.isTransient {
-            outcome.transient.append(change.key)
-            continue
-          }
-          let old: BuiltValue?
-          switch state.entries[id] {
-          case .building?:
-            outcome.kept.append(change.key)
-            continue
-          case .built(let built)?:
-            old = built
-          case nil:
-            old = nil
-          }
-          let readByBuiltValue = state.entries.values.contains { entry in
-            if case .built(let built) = entry { return built.inputs.contains(id) }
-            return false
-          }
-          if (old != nil || readByBuiltValue) && !replaces {
-            outcome.kept.append(change.key)
-            continue
-          }
-          if let old {
-            prepared.retired.append(old.box)
-            outcome.replaced.append(change.key)
-          } else {
-            outcome.applied.append(change.key)
-          }
-          let value = BuiltValue(
-            box: change.box,
-            inputs: [],
-            key: change.key,
-            reads: [],
-            hold: .none
-          )
-          root.adopt(value, as: id, in: &state)
-          state.retired.handedIn.insert(ObjectIdentifier(change.box))
-          if prepared.prepared[id] == nil { prepared.order.append(id) }
-          prepared.prepared[id] = (change.key, change.box)
-        }
-      }
-      return outcome
+    var outcome = Outcome()
+    outcome.firstCall = state.withLock { prepared in
+      defer { if prepared.firstCall == nil { prepared.firstCall = site } }
+      return prepared.firstCall
     }
+    var taken: [(change: Change, replaced: AnyBox?)] = []
+    root.state.withLock { state in
+      for change in changes {
+        let id = change.key.id
+        if change.isTransient {
+          outcome.transient.append(change.key)
+          continue
+        }
+        let old: BuiltValue?
+        switch state.entries[id] {
+        case .building?:
+          outcome.kept.append(change.key)
+          continue
+        case .built(let built)?:
+          old = built
+        case nil:
+          old = nil
+        }
+        let readByBuiltValue = state.entries.values.contains { entry in
+          if case .built(let built) = entry { return built.inputs.contains(id) }
+          return false
+        }
+        if (old != nil || readByBuiltValue) && !replaces {
+          outcome.kept.append(change.key)
+          continue
+        }
+        if old != nil {
+          outcome.replaced.append(change.key)
+        } else {
+          outcome.applied.append(change.key)
+        }
+        let value = BuiltValue(box: change.box, inputs: [], key: change.key, reads: [], hold: .none)
+        root.adopt(value, as: id, in: &state)
+        state.retired.handedIn.insert(ObjectIdentifier(change.box))
+        taken.append((change, old?.box))
+      }
+    }
+    state.withLock { prepared in
+      for (change, replaced) in taken {
+        let id = change.key.id
+        if let replaced { prepared.retired.append(replaced) }
+        if prepared.prepared[id] == nil { prepared.order.append(id) }
+        prepared.prepared[id] = (change.key, change.box)
+      }
+    }
+    return outcome
   }
 
   /// The values applied so far, in the order their keys were first prepared.
