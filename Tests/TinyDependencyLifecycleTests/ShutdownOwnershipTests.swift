@@ -17,9 +17,10 @@ struct ShutdownOwnershipTests {
   @Test func aValueSetWithPrepareDependenciesIsNotShutDown() async throws {
     let (values, log) = asyncContainer()
     let handedIn = Resource("HandedIn", settings: values.asyncSettings)
-    _ = PreparedRoot().prepare(values.storage, at: .init(fileID: "App/Main.swift", line: 1)) {
-      $0[HandedInKey.self] = handedIn
-    }
+    var prepared = DependencyValues(context: values.context)
+    prepared[HandedInKey.self] = handedIn
+    let site = PreparedRoot.CallSite(fileID: "App/Main.swift", line: 1)
+    _ = PreparedRoot().apply(PreparedRoot.changes(in: prepared), to: values.storage, at: site)
     #expect(values[HandedInKey.self] === handedIn)
     try await values.prepare([PoolKey.self])
     try await values.shutdown()

@@ -21,7 +21,11 @@ struct PrepareDependenciesTests {
     }
 
     func prepare(line: Int, _ update: (inout DependencyValues) -> Void) -> String? {
-      registry.prepare(values.storage, at: .init(fileID: "App/Main.swift", line: line), update)
+      var prepared = DependencyValues(context: values.context)
+      update(&prepared)
+      let site = PreparedRoot.CallSite(fileID: "App/Main.swift", line: line)
+      return registry.apply(PreparedRoot.changes(in: prepared), to: values.storage, at: site)
+        .message(at: site, context: values.context)
     }
   }
 
