@@ -1,15 +1,39 @@
 /// The container a build binds as current, seen from inside: which build its reads belong to.
 ///
-/// Each build makes one, and only the ``DependencyValues`` that the build's code sees hold it:
+/// Each build binds one, and only the ``DependencyValues`` that the build's code sees hold it:
 /// `DependencyValues.current` read during the build, and the copies made of it. When the build
 /// ends, anything still holding it kept a copy of the build's container (a value that stores
 /// `DependencyValues.current`, an unstructured task that inherited it): the value keeps the
 /// scope it was built in, as one that holds an escaped scope does (`ScopeHold.escapedScope`).
 /// A frame could not tell this itself: the storage's entries and the threads waiting for the
 /// build hold it too.
+///
+/// A binding nothing kept is the thread's spare for its next build, so that a first read
+/// allocates the box and the frame and nothing else (`allocations.firstRead`).
 @usableFromInline
-final class BuildBinding: Sendable {
-  let frame: BuildFrame
+final class BuildBinding: @unchecked Sendable {
+  // `@unchecked Sendable`: `frame` is written only while no container holds the binding (when
+  // it is made, and when it is the calling thread's spare).
+  private(set) var frame: BuildFrame?
 
   init(_ frame: BuildFrame) { self.frame = frame }
+
+  /// Each thread's spare binding, retained.
+  private static let spare = SystemInterface.ThreadSlot(releasingOnExit: true)
+
+  /// A binding for `frame`: the thread's spare, or a new one.
+  static func make(for frame: BuildFrame) -> BuildBinding {
+    guard let raw = spare.value else { return BuildBinding(frame) }
+    spare.value = nil
+    let binding = Unmanaged<BuildBinding>.fromOpaque(raw).takeRetainedValue()
+    binding.frame = frame
+    return binding
+  }
+
+  /// Keeps `binding`, which nothing else holds any more, as the thread's spare.
+  static func recycle(_ binding: BuildBinding) {
+    binding.frame = nil
+    guard spare.value == nil else { return }
+    spare.value = Unmanaged.passRetained(binding).toOpaque()
+  }
 }

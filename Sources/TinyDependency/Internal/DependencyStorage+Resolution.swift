@@ -195,14 +195,18 @@ extension DependencyStorage {
     }
     // Only the containers this build's code sees hold `binding`: one still held once the build
     // ended was kept by the value (or by work it started), with this scope (`BuildBinding`).
-    var binding = BuildBinding(frame)
+    var binding = BuildBinding.make(for: frame)
     let context = self.context
     let box: AnyBox = frame.runAsInnermost {
       var scoped = values
       scoped.binding = binding
       return DependencyValues.boundLocal.withValue(scoped) { Key.boxedValue(for: context) }
     }
-    if !isKnownUniquelyReferenced(&binding) { frame.noteCapture(.escapedScope) }
+    if isKnownUniquelyReferenced(&binding) {
+      BuildBinding.recycle(binding)
+    } else {
+      frame.noteCapture(.escapedScope)
+    }
     let trace = frame.finish()
     if trace.fellBack && reportsLiveFallbacks && context == .test {
       Diagnostics.reportLiveFallback(of: Key.self, readFrom: values.frame)

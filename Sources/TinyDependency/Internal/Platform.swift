@@ -259,9 +259,20 @@ package enum SystemInterface {
     // `@unchecked Sendable`: a pthread key is an immutable process-wide handle.
     private let key: pthread_key_t
 
-    init() {
+    /// Creates a slot; with `releasingOnExit`, the slot holds a retained object, released when
+    /// its thread exits.
+    init(releasingOnExit: Bool = false) {
       var key = pthread_key_t()
-      let status = pthread_key_create(&key, nil)
+      let status =
+        releasingOnExit
+        ? pthread_key_create(&key) { raw in
+          #if canImport(Darwin)
+            Unmanaged<AnyObject>.fromOpaque(raw).release()
+          #else
+            if let raw { Unmanaged<AnyObject>.fromOpaque(raw).release() }
+          #endif
+        }
+        : pthread_key_create(&key, nil)
       precondition(status == 0, "pthread_key_create failed: \(status)")
       self.key = key
     }
