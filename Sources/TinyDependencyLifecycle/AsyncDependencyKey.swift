@@ -83,6 +83,7 @@ extension AsyncDependencyKey {
 /// Stops because `key` is an async key read before it was prepared; while tracing, records it
 /// as a missing input instead.
 func stopUnprepared<Key: AsyncDependencyKey>(_ key: Key.Type) -> Never {
+  stopUnlessShared(key)
   let values = DependencyValues.current
   values.stopIfTracing(unprepared: key)
   values.stopIfShutDown(Key.self)
@@ -109,6 +110,22 @@ func stopUnprepared<Key: AsyncDependencyKey>(_ key: Key.Type) -> Never {
     of another async key, `try await DependencyValues.current.prepared(\(name).self)`. A scope \
     that overrides a key it read needs a prepare of its own. \
     `DependencyValues.unpreparedKeys(among:)` lists the async keys a container still lacks.
+    """
+  )
+}
+
+/// Stops when `key` declares a lifetime other than shared: an async key's value is made once per
+/// container, by `prepare`, and read from there.
+func stopUnlessShared(_ key: any DependencyKey.Type) {
+  let lifetime = key.lifetime
+  guard lifetime != .shared else { return }
+  let name = _typeName(key, qualified: false)
+  stopWithMessage(
+    """
+    TinyDependency: \(name) is an async key declared \(lifetime): an async key's value is made \
+    once per container, by `prepare`, and read from there, so it can be neither built on every \
+    read nor given to the container as an input. Fix: remove its `lifetime` (async keys are \
+    shared), or make \(name) a synchronous `DependencyKey` if it must be \(lifetime).
     """
   )
 }

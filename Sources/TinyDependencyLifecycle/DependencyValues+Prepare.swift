@@ -48,6 +48,7 @@ extension DependencyValues {
   }
 
   func prepare(_ keys: [KeyType], timeout: Double) async throws {
+    for key in keys { stopUnlessShared(key.type) }
     if PendingBuild.current != nil {
       try await prepareInBuilder(keys, timeout: timeout)
       return
