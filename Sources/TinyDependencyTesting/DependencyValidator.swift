@@ -83,14 +83,16 @@ public enum DependencyValidator {
   ///   - keys: The keys to check, traced as by ``validate(_:previews:configure:)``.
   ///   - mainActorKeys: The main-actor keys to check.
   ///   - previews: Also report keys without a `previewValue` of their own.
-  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves: on
+  ///     the validator's thread for a plain key, on the main actor for a main-actor key, so it
+  ///     is `@Sendable` and runs no main-actor code.
   /// - Returns: One finding per problem, and the traced graph.
   @MainActor
   public static func validate(
     _ keys: [any DependencyKey.Type] = [],
     mainActorKeys: [any MainActorDependencyKey.Type],
     previews: Bool = false,
-    configure: @escaping (inout DependencyValues) -> Void = { _ in }
+    configure: @escaping @Sendable (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyValidationReport {
     let stored = mainActorKeys.map { $0.storageKey }
     func trace(_ context: DependencyContext) -> DependencyGraph.TraceDetails {
@@ -180,7 +182,7 @@ public enum DependencyValidator {
     _ keys: [any DependencyKey.Type] = [],
     mainActorKeys: [any MainActorDependencyKey.Type],
     previews: Bool = false,
-    configure: @escaping (inout DependencyValues) -> Void = { _ in },
+    configure: @escaping @Sendable (inout DependencyValues) -> Void = { _ in },
     fileID: String = #fileID,
     filePath: String = #filePath,
     line: Int = #line,

@@ -114,6 +114,15 @@ struct MainActorKeyValidationTests {
     #expect(recorded.next() == 2, "one issue")
   }
 
+  @MainActor
+  @Test func anInputSetInConfigureIsReadOnTheMainActor() {
+    let report = DependencyValidator.validate(mainActorKeys: [EndpointSignKey.self]) {
+      $0[EndpointKey.self] = "https://example.com"
+    }
+    #expect(report.isComplete, "\(report)")
+    #expect(report.graph.edges.map(\.description) == ["EndpointSignKey -> EndpointKey"])
+  }
+
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func aCycleMetOnTheMainActorStopsNamingTheKeys() async throws {
       let result = try await #require(
@@ -128,6 +137,21 @@ struct MainActorKeyValidationTests {
       #expect(message.contains("a trace on the main actor met a dependency cycle"))
       #expect(message.contains("LoopKey -> LoopEchoKey -> LoopKey"))
       #expect(!message.contains("MainActorKey<"))
+    }
+
+    @Test func anUnsetInputMetOnTheMainActorStopsNamingIt() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        await MainActor.run {
+          _ = DependencyValidator.validate(mainActorKeys: [EndpointSignKey.self])
+        }
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        message.contains("a trace on the main actor read EndpointKey while nothing had set it")
+      )
     }
 
     @Test func aPlainKeyWhoseTestValueReadsAMainActorKeyStopsAmongThePlainKeys() async throws {
@@ -218,4 +242,10 @@ enum LoopKey: MainActorDependencyKey {
 enum LoopEchoKey: MainActorDependencyKey {
   static var defaultValue: Banner { Banner("live echo") }
   static var testValue: Banner { Banner("echo " + DependencyValues.current[LoopKey.self].text) }
+}
+
+/// A main-actor key whose test value reads an input.
+enum EndpointSignKey: MainActorDependencyKey {
+  static var defaultValue: Banner { Banner("live endpoint") }
+  static var testValue: Banner { Banner(DependencyValues.current[EndpointKey.self]) }
 }
