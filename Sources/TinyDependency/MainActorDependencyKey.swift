@@ -103,9 +103,18 @@ extension Dependency {
   }
 }
 
+extension MainActorDependencyKey {
+  /// The key this one's values are stored under, for the validator of TinyDependencyTesting.
+  package static var storageKey: any DependencyKey.Type { MainActorKey<Self>.self }
+}
+
+/// A key stored under a wrapper: the graph and the validator name it by the key it wraps.
+package protocol WrapperKey { static var wrappedKey: Any.Type { get } }
+
 /// The ``DependencyKey`` a main-actor key is stored under: built by the same machinery, its
 /// values built on the main actor, and never off it.
-enum MainActorKey<Key: MainActorDependencyKey>: DependencyKey {
+enum MainActorKey<Key: MainActorDependencyKey>: DependencyKey, WrapperKey {
+  static var wrappedKey: Any.Type { Key.self }
   static var defaultValue: Key.Value { onMainActor(.default) { Key.defaultValue } }
   static var testValue: Key.Value { onMainActor(.test) { Key.testValue } }
   static var previewValue: Key.Value { onMainActor(.preview) { Key.previewValue } }

@@ -50,6 +50,8 @@ extension DependencyGraph {
     package let fellBack: [Node]
     /// Keys whose resolution had not finished after ``traceTimeout`` seconds.
     package let stalled: [Node]
+    /// What the graph was made from, to add more traces to.
+    fileprivate let traces: Traces
   }
 
   /// How long a trace waits for one key's resolution before it reports it stalled and goes on.
@@ -67,11 +69,7 @@ extension DependencyGraph {
     stopsAtLiveFallbacks: Bool = false,
     configure: @escaping (inout DependencyValues) -> Void
   ) -> TraceDetails {
-    var builds: [(key: KeyType, reads: [KeyType])] = []
-    var cyclePaths: [[KeyType]] = []
-    var missing: [KeyType] = []
-    var fellBack: [KeyType] = []
-    var stalled: [KeyType] = []
+    var traces = Traces()
     let configure = Configure(body: configure)
     for key in keys {
       let recorder = TraceRecorder(stopsAtLiveFallbacks: stopsAtLiveFallbacks)
@@ -86,19 +84,82 @@ extension DependencyGraph {
         recorder.finish()
       }
       let stopped = recorder.waitUntilDone(timeout: traceTimeout, key: traced.type)
-      if stopped.stalled { stalled.append(traced) }
-      let recorded = recorder.recordedBuilds
-      for build in recorded.builds {
-        builds.append((key: KeyType(build.key), reads: build.reads.map(KeyType.init)))
-      }
-      // A value the container already had (an override) built nothing: still a node.
-      if !recorded.builds.contains(where: { ObjectIdentifier($0.key) == traced.id }) {
-        builds.append((traced, []))
-      }
-      fellBack += recorded.fallbacks.map(KeyType.init)
-      cyclePaths += stopped.cycles.map { $0.map(KeyType.init) }
-      missing += stopped.missingInputs.map(KeyType.init)
+      traces.add(traced, recorder.recordedBuilds, stopped)
     }
+    return traces.details(context: context)
+  }
+
+  /// Traces `keys` like ``traceDetails(_:context:stopsAtLiveFallbacks:configure:)``, and the
+  /// storage keys of main-actor keys (`MainActorDependencyKey.storageKey`) on the main actor,
+  /// in this call: their builds run there, where nothing may park.
+  ///
+  /// On the main actor a live fallback is recorded and not stopped at: the main-actor build
+  /// goes on with the live default. A cycle or an unset input met there stops the process with
+  /// a message naming the keys.
+  @MainActor
+  package static func traceDetails(
+    _ keys: [any DependencyKey.Type],
+    mainActorKeys: [any DependencyKey.Type],
+    context: DependencyContext,
+    stopsAtLiveFallbacks: Bool = false,
+    configure: @escaping (inout DependencyValues) -> Void
+  ) -> TraceDetails {
+    let plain = traceDetails(
+      keys,
+      context: context,
+      stopsAtLiveFallbacks: stopsAtLiveFallbacks,
+      configure: configure
+    )
+    var traces = plain.traces
+    for key in mainActorKeys {
+      let recorder = TraceRecorder(stopsAtLiveFallbacks: false, parks: false)
+      var values = DependencyValues(context: context, recorder: recorder)
+      configure(&values)
+      values.resolveForTrace(key)
+      traces.add(KeyType(key), recorder.recordedBuilds, ([], [], false))
+    }
+    return traces.details(context: context)
+  }
+
+  /// The node of `key`, if the graph has it.
+  package func node(for key: any DependencyKey.Type) -> Node? {
+    nodes.first { $0.key.id == ObjectIdentifier(key) }
+  }
+}
+
+/// What the traces of a set of keys recorded, key by key.
+private struct Traces: Sendable {
+  var builds: [(key: KeyType, reads: [KeyType])] = []
+  var cyclePaths: [[KeyType]] = []
+  var missing: [KeyType] = []
+  var fellBack: [KeyType] = []
+  var stalled: [KeyType] = []
+
+  /// Adds the trace of `traced`: what its recorder recorded, and what stopped it.
+  mutating func add(
+    _ traced: KeyType,
+    _ recorded: (
+      builds: [(key: any DependencyKey.Type, reads: [any DependencyKey.Type])],
+      fallbacks: [any DependencyKey.Type]
+    ),
+    _ stopped: (
+      cycles: [[any DependencyKey.Type]], missingInputs: [any DependencyKey.Type], stalled: Bool
+    )
+  ) {
+    if stopped.stalled { stalled.append(traced) }
+    for build in recorded.builds {
+      builds.append((key: KeyType(build.key), reads: build.reads.map(KeyType.init)))
+    }
+    // A value the container already had (an override) built nothing: still a node.
+    if !recorded.builds.contains(where: { ObjectIdentifier($0.key) == traced.id }) {
+      builds.append((traced, []))
+    }
+    fellBack += recorded.fallbacks.map(KeyType.init)
+    cyclePaths += stopped.cycles.map { $0.map(KeyType.init) }
+    missing += stopped.missingInputs.map(KeyType.init)
+  }
+
+  func details(context: DependencyContext) -> DependencyGraph.TraceDetails {
     let graph = DependencyGraph(
       context: context,
       builds: builds,
@@ -107,16 +168,12 @@ extension DependencyGraph {
     )
     let fellBackIDs = Set(fellBack.map(\.id))
     let stalledIDs = Set(stalled.map(\.id))
-    return TraceDetails(
+    return DependencyGraph.TraceDetails(
       graph: graph,
       fellBack: graph.nodes.filter { fellBackIDs.contains($0.key.id) },
-      stalled: graph.nodes.filter { stalledIDs.contains($0.key.id) }
+      stalled: graph.nodes.filter { stalledIDs.contains($0.key.id) },
+      traces: self
     )
-  }
-
-  /// The node of `key`, if the graph has it.
-  package func node(for key: any DependencyKey.Type) -> Node? {
-    nodes.first { $0.key.id == ObjectIdentifier(key) }
   }
 }
 
@@ -138,8 +195,10 @@ extension DependencyValues {
 }
 
 /// A type's name without the `(unknown context at $…)` parts that private and local types get:
-/// their address changes from run to run.
+/// their address changes from run to run. A main-actor key goes by its own name, not by the
+/// wrapper its values are stored under.
 func readableTypeName(_ type: Any.Type, qualified: Bool) -> String {
+  let type = (type as? any WrapperKey.Type)?.wrappedKey ?? type
   let name = _typeName(type, qualified: qualified)
   let marker = Array("(unknown context at $".utf8)
   let bytes = Array(name.utf8)

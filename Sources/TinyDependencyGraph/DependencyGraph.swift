@@ -38,6 +38,9 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     /// TinyDependencyLifecycle), as a trace found when it read the key.
     package var isAsyncKey: Bool { PreparedOnlyKeys.contains(key.id) }
 
+    /// Whether the key is a main-actor key (stored under its wrapper).
+    package var isMainActorKey: Bool { key.type is any WrapperKey.Type }
+
     /// Orders nodes by name.
     public static func < (lhs: Node, rhs: Node) -> Bool {
       lhs.name != rhs.name ? lhs.name < rhs.name : _typeName(lhs.key.type) < _typeName(rhs.key.type)

@@ -23,10 +23,15 @@ final class TraceRecorder: BuildRecorder {
     var fallbacks: [ObjectIdentifier: KeyType] = [:]
   }
 
+  /// Whether a stop parks the calling thread; if not (on the main actor, which must go on),
+  /// it stops the process with a message.
+  let parks: Bool
+
   private let state = Locked(State())
 
-  init(stopsAtLiveFallbacks: Bool = false) {
+  init(stopsAtLiveFallbacks: Bool = false, parks: Bool = true) {
     self.stopsAtLiveFallbacks = stopsAtLiveFallbacks
+    self.parks = parks
   }
 
   /// Records a finished build: what it read, and whether it used its default as a fallback.
@@ -58,26 +63,48 @@ final class TraceRecorder: BuildRecorder {
 
   /// Records a cycle, then parks the calling thread.
   func stop(cycle keys: [any DependencyKey.Type]) -> Never {
-    stop { $0.cycles.append(keys.map(KeyType.init)) }
+    let names = keys.map { readableTypeName($0, qualified: false) }.joined(separator: " -> ")
+    return stop(
+      "met a dependency cycle: \(names). Read one of these lazily, or move what both need into "
+        + "a key of its own."
+    ) { $0.cycles.append(keys.map(KeyType.init)) }
   }
 
   /// Records that `key` was about to build its live default for want of a value for the
   /// context, then parks the calling thread before it does.
   func stop(liveFallback key: any DependencyKey.Type) -> Never {
-    stop { $0.fallbacks[ObjectIdentifier(key)] = KeyType(key) }
+    let name = readableTypeName(key, qualified: false)
+    return stop("reached \(name), which has no testValue. Declare one on \(name).") {
+      $0.fallbacks[ObjectIdentifier(key)] = KeyType(key)
+    }
   }
 
   /// Records an input read while unset, then parks the calling thread.
   func stop(missingInput key: any DependencyKey.Type) -> Never {
-    stop { $0.missingInputs.append(KeyType(key)) }
+    let name = readableTypeName(key, qualified: false)
+    return stop(
+      "read \(name) while nothing had set it (an input, or an async key, which validation "
+        + "does not prepare). Set it in `configure`."
+    ) { $0.missingInputs.append(KeyType(key)) }
   }
 
-  private func stop(recording change: (inout State) -> Void) -> Never {
+  /// Records the problem, then parks the calling thread, or, where it may not park, stops the
+  /// process with `problem` in the message.
+  private func stop(_ problem: String, recording change: (inout State) -> Void) -> Never {
     state.withLock { state in
       change(&state)
       state.isDone = true
     }
     state.broadcast()
+    guard parks else {
+      let message = """
+        TinyDependency: a trace on the main actor \(problem)
+        A main-actor build cannot stop halfway and let the main actor go on, so the trace \
+        stops the process here.
+        """
+      SystemInterface.writeToStandardError(message)
+      fatalError(message)
+    }
     SystemInterface.park()
   }
 

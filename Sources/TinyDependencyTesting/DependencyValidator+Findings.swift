@@ -10,12 +10,14 @@ extension DependencyValidator {
   ) -> [DependencyFinding] {
     let fellBack = Set(traced.fellBack)
     return keys.compactMap { traced.graph.node(for: $0) }.filter(fellBack.contains).map { node in
-      DependencyFinding(
+      let mainActor = node.isMainActorKey
+      return DependencyFinding(
         key: node.name,
         kind: .missingTestValue,
         path: [node.name],
-        message: "has no testValue of its own: tests get its live defaultValue. "
-          + "Declare `static var testValue` on \(node.name)."
+        message: "has no testValue of its own: tests get its live defaultValue"
+          + (mainActor ? " (built by validation, on the main actor, where it cannot stop)" : "")
+          + ". Declare `\(mainActor ? "@MainActor " : "")static var testValue` on \(node.name)."
       )
     }
   }
@@ -94,18 +96,12 @@ extension DependencyValidator {
     }
   }
 
-  /// Listed keys that fall back to their live default in the preview context; traced apart,
-  /// building no live value.
+  /// Listed keys that fall back to their live default in the preview context, as `preview`,
+  /// a trace in that context, found.
   static func missingPreviewValues(
     _ keys: [any DependencyKey.Type],
-    configure: @escaping (inout DependencyValues) -> Void
+    preview: DependencyGraph.TraceDetails
   ) -> [DependencyFinding] {
-    let preview = DependencyGraph.traceDetails(
-      keys,
-      context: .preview,
-      stopsAtLiveFallbacks: true,
-      configure: configure
-    )
     let missing = Set(preview.fellBack.map(\.name))
     return keys.compactMap { key in
       let name = preview.graph.node(for: key)?.name ?? "\(key)"

@@ -10,17 +10,20 @@ public import TinyDependencyGraph
 ///   DependencyValidator.check([LoggerKey.self, DatabaseKey.self])
 /// }
 ///
+/// @MainActor
 /// @Test func everyKeyInTheBinary() throws {
-///   let keys = try #require(DependencyValidator.discoveredKeys())
-///   DependencyValidator.check(keys)
+///   DependencyValidator.check(
+///     try #require(DependencyValidator.discoveredKeys()),
+///     mainActorKeys: try #require(DependencyValidator.discoveredMainActorKeys())
+///   )
 /// }
 /// ```
 ///
 /// Validation resolves each key in a fresh container in the test context with
 /// ``/TinyDependencyGraph/DependencyGraph/trace(_:context:configure:)``, so it builds test values,
-/// never live ones: a resolution that reaches a key without a test value of its own (or,
-/// checking previews, without a preview value) records the key, with the path that led there,
-/// and stops before its `defaultValue` runs. What that resolution would have read afterwards is
+/// never live ones (main-actor keys aside, below): a resolution that reaches a key without a
+/// test value of its own (or, checking previews, without a preview value) records the key, with
+/// the path that led there, and stops before its `defaultValue` runs. What that resolution would have read afterwards is
 /// not traced; each listed key is traced on its own, so list every key, or use
 /// ``discoveredKeys()``.
 ///
@@ -30,6 +33,11 @@ public import TinyDependencyGraph
 /// code directly: a `testValue` written as `"w(\(OtherKey.defaultValue))"` runs
 /// `OtherKey.defaultValue` as a plain static property, which reports no problem. Read other keys
 /// through the container (`DependencyValues.current[OtherKey.self]`) so they are checked.
+///
+/// Main-actor keys are checked on the main actor, under their own names, by
+/// ``check(_:mainActorKeys:previews:configure:fileID:filePath:line:column:)``. A build there
+/// cannot be parked halfway: a main-actor key without a test value of its own is reported after
+/// its live default was built, and a cycle or an unset input met there stops the process.
 public enum DependencyValidator {
   /// Validates `keys` and returns the report.
   ///
@@ -51,11 +59,65 @@ public enum DependencyValidator {
       stopsAtLiveFallbacks: true,
       configure: configure
     )
+    let preview =
+      previews
+      ? DependencyGraph.traceDetails(
+        keys,
+        context: .preview,
+        stopsAtLiveFallbacks: true,
+        configure: configure
+      ) : nil
+    return report(keys, traced: traced, preview: preview)
+  }
+
+  /// Validates `keys`, and the main-actor keys `mainActorKeys` on the main actor, and returns
+  /// the report; findings name main-actor keys by their own names.
+  ///
+  /// A main-actor key's build runs on the main actor, where nothing can stop it halfway: a
+  /// main-actor key without a test value of its own is reported, and its live default is built
+  /// there, as a test reading it would build it (as is a key without a test value that its
+  /// test value reads). A cycle or an unset input met on the main actor stops the process with
+  /// a message naming the keys.
+  ///
+  /// - Parameters:
+  ///   - keys: The keys to check, traced as by ``validate(_:previews:configure:)``.
+  ///   - mainActorKeys: The main-actor keys to check.
+  ///   - previews: Also report keys without a `previewValue` of their own.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves: on
+  ///     the validator's thread for a plain key, on the main actor for a main-actor key, so it
+  ///     is `@Sendable` and runs no main-actor code.
+  /// - Returns: One finding per problem, and the traced graph.
+  @MainActor
+  public static func validate(
+    _ keys: [any DependencyKey.Type] = [],
+    mainActorKeys: [any MainActorDependencyKey.Type],
+    previews: Bool = false,
+    configure: @escaping @Sendable (inout DependencyValues) -> Void = { _ in }
+  ) -> DependencyValidationReport {
+    let stored = mainActorKeys.map { $0.storageKey }
+    func trace(_ context: DependencyContext) -> DependencyGraph.TraceDetails {
+      DependencyGraph.traceDetails(
+        keys,
+        mainActorKeys: stored,
+        context: context,
+        stopsAtLiveFallbacks: true,
+        configure: configure
+      )
+    }
+    return report(keys + stored, traced: trace(.test), preview: previews ? trace(.preview) : nil)
+  }
+
+  /// The report of the traces of `keys` in the test context and, if traced, in the preview one.
+  private static func report(
+    _ keys: [any DependencyKey.Type],
+    traced: DependencyGraph.TraceDetails,
+    preview: DependencyGraph.TraceDetails?
+  ) -> DependencyValidationReport {
     var findings =
       missingTestValues(keys, traced: traced) + liveValuesInTests(keys, traced: traced)
       + cycles(in: traced.graph) + unsetInputs(in: traced.graph) + stalledKeys(traced)
-    if previews {
-      findings += missingPreviewValues(keys, configure: configure)
+    if let preview {
+      findings += missingPreviewValues(keys, preview: preview)
     }
     return DependencyValidationReport(
       keyCount: keys.count,
@@ -87,7 +149,62 @@ public enum DependencyValidator {
     line: Int = #line,
     column: Int = #column
   ) -> DependencyValidationReport {
-    let report = validate(keys, previews: previews, configure: configure)
+    record(validate(keys, previews: previews, configure: configure), fileID, filePath, line, column)
+  }
+
+  /// Validates `keys`, and the main-actor keys `mainActorKeys` on the main actor, as
+  /// ``validate(_:mainActorKeys:previews:configure:)`` does, and records one issue per finding
+  /// at the caller.
+  ///
+  /// ```swift
+  /// @MainActor
+  /// @Test func everyKeyInTheBinary() throws {
+  ///   DependencyValidator.check(
+  ///     try #require(DependencyValidator.discoveredKeys()),
+  ///     mainActorKeys: try #require(DependencyValidator.discoveredMainActorKeys())
+  ///   )
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keys: The keys to check.
+  ///   - mainActorKeys: The main-actor keys to check.
+  ///   - previews: Also report keys without a `previewValue` of their own.
+  ///   - configure: Sets values (inputs, say) on each fresh container before it resolves.
+  ///   - fileID: The file ID of the caller, where issues are recorded.
+  ///   - filePath: The file path of the caller.
+  ///   - line: The line of the caller.
+  ///   - column: The column of the caller.
+  /// - Returns: The report, for further checks.
+  @MainActor
+  @discardableResult
+  public static func check(
+    _ keys: [any DependencyKey.Type] = [],
+    mainActorKeys: [any MainActorDependencyKey.Type],
+    previews: Bool = false,
+    configure: @escaping @Sendable (inout DependencyValues) -> Void = { _ in },
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column
+  ) -> DependencyValidationReport {
+    let report = validate(
+      keys,
+      mainActorKeys: mainActorKeys,
+      previews: previews,
+      configure: configure
+    )
+    return record(report, fileID, filePath, line, column)
+  }
+
+  /// Records one issue per finding of `report` at the caller, and returns it.
+  private static func record(
+    _ report: DependencyValidationReport,
+    _ fileID: String,
+    _ filePath: String,
+    _ line: Int,
+    _ column: Int
+  ) -> DependencyValidationReport {
     for finding in report.findings {
       // Recorded by the running test, or written to standard error outside one.
       IssueReporter.report(

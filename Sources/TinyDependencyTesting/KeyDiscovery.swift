@@ -25,7 +25,19 @@ extension DependencyValidator {
     KeyDiscovery.run().map { $0.keys.map(\.type) }
   }
 
-  /// The names of the generic `DependencyKey` types that ``discoveredKeys()`` skipped.
+  /// Every `MainActorDependencyKey` type in the process, by its own name, found like
+  /// ``discoveredKeys()``; validate them with
+  /// ``check(_:mainActorKeys:previews:configure:fileID:filePath:line:column:)``.
+  ///
+  /// Generic ones are skipped, and ``skippedGenericKeys()`` names them.
+  ///
+  /// - Returns: The key types, sorted by name, or nil where discovery is unsupported.
+  public static func discoveredMainActorKeys() -> [any MainActorDependencyKey.Type]? {
+    KeyDiscovery.run().map { $0.mainActorKeys.map(\.type) }
+  }
+
+  /// The names of the generic `DependencyKey` and `MainActorDependencyKey` types that
+  /// ``discoveredKeys()`` and ``discoveredMainActorKeys()`` skipped.
   ///
   /// - Returns: Their names, sorted, or nil where discovery is unsupported.
   public static func skippedGenericKeys() -> [String]? {
@@ -48,8 +60,15 @@ enum KeyDiscovery {
     let name: String
   }
 
+  /// A discovered main-actor key type. `@unchecked Sendable` like ``Found``.
+  struct FoundMainActor: @unchecked Sendable {
+    let type: any MainActorDependencyKey.Type
+    let name: String
+  }
+
   struct Result: Sendable {
     var keys: [Found] = []
+    var mainActorKeys: [FoundMainActor] = []
     var skippedGeneric: [String] = []
   }
 
@@ -70,6 +89,7 @@ enum KeyDiscovery {
       })
     else { return nil }
     result.keys.sort { $0.name < $1.name }
+    result.mainActorKeys.sort { $0.name < $1.name }
     result.skippedGeneric.sort()
     return result
   }
@@ -157,7 +177,8 @@ enum KeyDiscovery {
       let record = start + index * 4
       guard let conformance = relative(record),
         let proto = relativeIndirectable(conformance),
-        name(of: proto) == "DependencyKey",
+        let protoName = name(of: proto),
+        protoName == "DependencyKey" || protoName == "MainActorDependencyKey",
         let module = relativeIndirectable(proto + 4),
         name(of: module) == "TinyDependency"
       else { continue }
@@ -184,7 +205,11 @@ enum KeyDiscovery {
         continue
       }
       if typeFlags & 0x80 != 0 {
-        result.skippedGeneric.append(typeName)
+        // The wrapper main-actor keys are stored under: they are found by their own names.
+        let isWrapper =
+          typeName == "MainActorKey"
+          && relativeIndirectable(descriptor + 4).flatMap(name(of:)) == "TinyDependency"
+        if !isWrapper { result.skippedGeneric.append(typeName) }
         continue
       }
       // The metadata access function, at +12, takes a request (0: complete) and returns the
@@ -194,7 +219,12 @@ enum KeyDiscovery {
       let access = unsafeBitCast(accessor, to: Access.self)
       guard let metadata = access(0) else { continue }
       let type = unsafeBitCast(metadata, to: Any.Type.self)
-      if let key = type as? any DependencyKey.Type {
+      if protoName == "MainActorDependencyKey" {
+        if let key = type as? any MainActorDependencyKey.Type {
+          let name = _typeName(key, qualified: true)
+          result.mainActorKeys.append(FoundMainActor(type: key, name: name))
+        }
+      } else if let key = type as? any DependencyKey.Type {
         result.keys.append(Found(type: key, name: _typeName(key, qualified: true)))
       }
     }
