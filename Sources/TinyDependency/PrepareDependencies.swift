@@ -189,20 +189,6 @@ extension PreparedRoot {
 }
 
 extension DependencyValues {
-  /// The keys ``prepareDependencies(fileID:filePath:line:column:_:)`` set on the process root,
-  /// sorted by name within each call.
-  package static var preparedKeys: [any DependencyKey.Type] {
-    PreparedRoot.process.values.map(\.key.type)
-  }
-
-  /// Sets on this container the values ``prepareDependencies(fileID:filePath:line:column:_:)``
-  /// set on the process root: how a test container that does not derive from the root opts in.
-  package mutating func includePreparedDependencies() {
-    for (key, box) in PreparedRoot.process.values {
-      setOverride(box, for: key.id)
-    }
-  }
-
   /// Whether a value that `prepareDependencies` set reaches this container: it is the process
   /// root or derives from it.
   func seesPreparedValue(of id: ObjectIdentifier) -> Bool {

@@ -76,7 +76,7 @@ extension DependencyGraph {
       let traced = KeyType(key)
       // `configure` runs on the tracing thread too: a read there that meets a cycle or an
       // unset input parks that thread, not the caller's.
-      SystemInterface.runOnNewThread {
+      TraceThreads.runOnNewThread {
         var values = DependencyValues(context: context, recorder: recorder)
         configure.body(&values)
         recorder.finishConfiguring()

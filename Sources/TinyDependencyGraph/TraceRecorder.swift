@@ -105,7 +105,7 @@ final class TraceRecorder: BuildRecorder {
       SystemInterface.writeToStandardError(message)
       fatalError(message)
     }
-    SystemInterface.park()
+    TraceThreads.park()
   }
 
   /// Marks the trace's `configure` finished.

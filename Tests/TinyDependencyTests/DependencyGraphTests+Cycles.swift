@@ -75,7 +75,7 @@ struct DependencyGraphCycleTests {
     final class Found: @unchecked Sendable { var cycles: [[DependencyGraph.Node]] = [] }
     let found = Found()
     let done = DispatchSemaphore(value: 0)
-    SystemInterface.runOnNewThread {
+    TraceThreads.runOnNewThread {
       found.cycles = graph.cycles
       done.signal()
     }

@@ -153,14 +153,13 @@ struct PrepareDependenciesTests {
         let detached = await Task.detached { DependencyValues.current.greeting }.value
         let queued = DispatchQueue.global().sync { DependencyValues.current[LaunchURLKey.self] }
         let unset = DependencyValues.current.unsetInputs(among: [LaunchURLKey.self])
-        var testContainer = DependencyValues(context: .test)
-        let before = testContainer.greeting
-        testContainer.includePreparedDependencies()
-        print(detached, queued, unset.count, before, testContainer.greeting)
-        print(DependencyValues.preparedKeys.map { _typeName($0, qualified: false) })
+        let testContainer = DependencyValues(context: .test)
+        print(detached, queued, unset.count, testContainer.greeting)
+        print(PreparedRoot.process.values.map(\.key.name))
       }
       let output = String(decoding: result.standardOutputContent, as: UTF8.self)
-      #expect(output.contains("prepared https://api.example.com 0 hello prepared\n"))
+      // An explicit container does not derive from the root: it does not see prepared values.
+      #expect(output.contains("prepared https://api.example.com 0 hello\n"))
       #expect(output.contains("[\"GreetingKey\", \"LaunchURLKey\"]"))
       #expect(result.standardErrorContent.isEmpty)
     }

@@ -166,49 +166,6 @@ package enum SystemInterface {
     #endif
   }
 
-  /// Blocks the calling thread for good: for traced resolutions that cannot go on.
-  package static func park() -> Never {
-    while true { sleep(3_600) }
-  }
-
-  /// Runs `body` on a new detached thread.
-  package static func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
-    /// `@unchecked Sendable`: set before the thread starts, then only read by it.
-    final class Context: @unchecked Sendable {
-      let body: @Sendable () -> Void
-      init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Context(body)).toOpaque()
-    #if canImport(Darwin)
-      var thread: pthread_t?
-    #else
-      var thread = pthread_t()
-    #endif
-    let result = pthread_create(
-      &thread,
-      nil,
-      { raw in
-        #if canImport(Darwin)
-          let context = Unmanaged<Context>.fromOpaque(raw).takeRetainedValue()
-        #else
-          let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-        #endif
-        context.body()
-        return nil
-      },
-      context
-    )
-    precondition(
-      result == 0,
-      "TinyDependency: could not start a thread (pthread_create: \(result))"
-    )
-    #if canImport(Darwin)
-      pthread_detach(thread!)
-    #else
-      pthread_detach(thread)
-    #endif
-  }
-
   /// The address below which the calling thread's stack counts as nearly used up, per thread;
   /// 1 where the platform does not tell the stack's bounds.
   private static let stackLimit = ThreadSlot()
