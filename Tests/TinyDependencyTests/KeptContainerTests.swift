@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TinyDependency
 
@@ -55,6 +56,63 @@ struct KeptContainerTests {
     let built = nested[KeptReaderKey.self]
     #expect(root[KeptReaderKey.self] === built)
   }
+
+  /// A build that keeps nothing leaves its binding to the thread's next build: that build still
+  /// tells that it kept its container, and the binding it kept is never handed out again.
+  @Test func aBindingLeftByAnEarlierBuildStillTellsAKeptContainer() {
+    let root = DependencyValues(context: .default)
+    for round in 1...3 {
+      var nested = root
+      nested[KeptInputKey.self] = round
+      // A build that keeps nothing: its binding becomes the thread's spare.
+      _ = nested[KeptReaderKey.self]
+      // The next build takes the spare and keeps it, with the nested scope.
+      let holder = nested[KeptHolderKey.self]
+      #expect(holder.input == round)
+      // More builds on this thread: none may reuse the binding the holder kept.
+      var sibling = root
+      sibling[KeptOtherKey.self] = round
+      _ = sibling[KeptReaderKey.self]
+      #expect(sibling[KeptHolderKey.self].input == 0)
+      #expect(holder.input == round)
+      #expect(root[KeptHolderKey.self].input == 0)
+    }
+  }
+
+  /// Builds nested on one thread: the inner one keeps its container, the outer one does not.
+  /// Only the outer binding is left over; the inner value stays in its scope.
+  @Test func anInnerBuildThatKeepsItsContainerIsToldApartFromTheOuterOne() {
+    let root = DependencyValues(context: .default)
+    var nested = root
+    nested[KeptInputKey.self] = 9
+    let outer = nested[KeptWrapperKey.self]
+    #expect(outer.holder.input == 9)
+    #expect(root[KeptHolderKey.self].input == 0)
+    var other = root
+    other[KeptOtherKey.self] = 1
+    #expect(other[KeptHolderKey.self].input == 0)
+  }
+
+  /// Many threads each make first reads and exit: each leaves a spare binding behind, released
+  /// with its thread (`.ci/run` runs this suite under ASan and TSan).
+  @Test func threadsThatBuildAndExitEachReadTheirOwnValues() async {
+    let root = DependencyValues(context: .default)
+    let results = await withTaskGroup(of: Int.self) { group in
+      for index in 0..<16 {
+        group.addTask {
+          await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+              var scoped = root
+              scoped[KeptInputKey.self] = index
+              continuation.resume(returning: scoped[KeptHolderKey.self].input)
+            }
+          }
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(results.sorted() == Array(0..<16))
+  }
 }
 
 // MARK: - Keys
@@ -91,5 +149,16 @@ enum KeptReaderKey: DependencyKey {
   static var defaultValue: KeptReader {
     let values = DependencyValues.current
     return KeptReader(other: values[KeptInputKey.self])
+  }
+}
+
+/// Builds a ``KeptHolder`` inside its own build, and keeps only that.
+struct KeptWrapper: Sendable {
+  let holder: KeptHolder
+}
+
+enum KeptWrapperKey: DependencyKey {
+  static var defaultValue: KeptWrapper {
+    KeptWrapper(holder: DependencyValues.current[KeptHolderKey.self])
   }
 }
