@@ -18,22 +18,17 @@ final class BuildBinding: @unchecked Sendable {
 
   init(_ frame: BuildFrame) { self.frame = frame }
 
-  /// Each thread's spare binding, retained.
-  private static let spare = SystemInterface.ThreadSlot(releasingOnExit: true)
-
-  /// A binding for `frame`: the thread's spare, or a new one.
-  static func make(for frame: BuildFrame) -> BuildBinding {
-    guard let raw = spare.value else { return BuildBinding(frame) }
-    spare.value = nil
-    let binding = Unmanaged<BuildBinding>.fromOpaque(raw).takeRetainedValue()
+  /// A binding for `frame`: the spare of `thread` (the calling thread's record), or a new one.
+  static func make(for frame: BuildFrame, on thread: ThreadBuilds) -> BuildBinding {
+    guard let binding = thread.spare else { return BuildBinding(frame) }
+    thread.spare = nil
     binding.frame = frame
     return binding
   }
 
-  /// Keeps `binding`, which nothing else holds any more, as the thread's spare.
-  static func recycle(_ binding: BuildBinding) {
+  /// Keeps `binding`, which nothing else holds any more, as the spare of `thread`.
+  static func recycle(_ binding: BuildBinding, on thread: ThreadBuilds) {
     binding.frame = nil
-    guard spare.value == nil else { return }
-    spare.value = Unmanaged.passRetained(binding).toOpaque()
+    if thread.spare == nil { thread.spare = binding }
   }
 }

@@ -85,19 +85,15 @@ final class BuildFrame: @unchecked Sendable {
 
   // MARK: - The builds running on this thread
 
-  private static let threadSlot = SystemInterface.ThreadSlot()
-
   /// The innermost build running on the calling thread, through any container.
-  static var innermostOnThisThread: BuildFrame? {
-    threadSlot.value.map { Unmanaged<BuildFrame>.fromOpaque($0).takeUnretainedValue() }
-  }
+  static var innermostOnThisThread: BuildFrame? { ThreadBuilds.current.innermost }
 
-  /// Runs `body` as the innermost build of this thread. The slot holds the frame unretained:
-  /// `self` is alive for the whole call.
-  func runAsInnermost<R>(_ body: () -> R) -> R {
-    let previous = Self.threadSlot.value
-    Self.threadSlot.value = Unmanaged.passUnretained(self).toOpaque()
-    defer { Self.threadSlot.value = previous }
+  /// Runs `body` as the innermost build of `thread`, the calling thread's record. The record
+  /// holds the frame unretained: `self` is alive for the whole call.
+  func runAsInnermost<R>(on thread: ThreadBuilds, _ body: () -> R) -> R {
+    let previous = thread.innermost
+    thread.innermost = self
+    defer { thread.innermost = previous }
     return withExtendedLifetime(self) { body() }
   }
 
@@ -287,4 +283,26 @@ enum ScopeHold: Int, Comparable, Sendable {
   case escapedScope
 
   static func < (lhs: ScopeHold, rhs: ScopeHold) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// What a thread keeps of the builds it runs: the innermost one, and the binding its last build
+/// left because nothing kept it. Made on the thread's first build, released when it exits; only
+/// its own thread touches it, so a build sets no thread-specific value, it writes these fields.
+final class ThreadBuilds {
+  /// The innermost build running on this thread, unretained: it is alive while it runs.
+  unowned(unsafe) var innermost: BuildFrame?
+  /// A binding for the next build (`BuildBinding`).
+  var spare: BuildBinding?
+
+  private static let slot = SystemInterface.ThreadSlot(releasingOnExit: true)
+
+  /// The calling thread's record.
+  static var current: ThreadBuilds {
+    if let raw = slot.value {
+      return Unmanaged<ThreadBuilds>.fromOpaque(raw).takeUnretainedValue()
+    }
+    let made = ThreadBuilds()
+    slot.value = Unmanaged.passRetained(made).toOpaque()
+    return made
+  }
 }

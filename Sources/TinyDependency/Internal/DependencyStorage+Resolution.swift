@@ -195,15 +195,16 @@ extension DependencyStorage {
     }
     // Only the containers this build's code sees hold `binding`: one still held once the build
     // ended was kept by the value (or by work it started), with this scope (`BuildBinding`).
-    var binding = BuildBinding.make(for: frame)
+    let thread = ThreadBuilds.current
+    var binding = BuildBinding.make(for: frame, on: thread)
     let context = self.context
-    let box: AnyBox = frame.runAsInnermost {
+    let box: AnyBox = frame.runAsInnermost(on: thread) {
       var scoped = values
       scoped.binding = binding
       return DependencyValues.boundLocal.withValue(scoped) { Key.boxedValue(for: context) }
     }
     if isKnownUniquelyReferenced(&binding) {
-      BuildBinding.recycle(binding)
+      BuildBinding.recycle(binding, on: thread)
     } else {
       frame.noteCapture(.escapedScope)
     }

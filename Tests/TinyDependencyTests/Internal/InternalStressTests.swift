@@ -94,7 +94,7 @@ struct BlockedThreadsScenario {
     DispatchQueue.global().async {
       let frame = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, recorder: nil)
       theirs[0] = frame
-      frame.runAsInnermost {
+      frame.runAsInnermost(on: ThreadBuilds.current) {
         BlockedThreads.register(frame, waitingOn: mine)
         registered.signal()
         release.wait()
