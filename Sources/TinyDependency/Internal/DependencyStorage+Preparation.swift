@@ -1,12 +1,15 @@
 /// What preparation (async keys) and shutdown need from a storage: values stored without a
 /// synchronous build, and values retired after their shutdown.
 extension DependencyStorage {
-  /// The value of `id` built here or shared from an ancestor, without building anything.
+  /// The value of `id` built here or shared from an ancestor, without building anything; nil
+  /// for a value that was shut down.
   func existingBuiltValue(for id: ObjectIdentifier) -> BuiltValue? {
-    if let built = builtValue(for: id) { return built }
+    if let built = builtValue(for: id) { return built.box.isRetired ? nil : built }
     guard case .share(let inherited) = lookAbove(for: id) else { return nil }
     return state.withLock { state in
-      if case .built(let earlier)? = state.entries[id] { return earlier }
+      if case .built(let earlier)? = state.entries[id] {
+        return earlier.box.isRetired ? nil : earlier
+      }
       guard state.entries[id] == nil else { return nil }
       adopt(inherited, as: id, in: &state)
       return inherited
@@ -24,28 +27,30 @@ extension DependencyStorage {
     }
   }
 
-  /// Keeps a value that `prepare` built as this storage's built value of `id`; returns false,
-  /// storing nothing, when the storage already has or builds one.
+  /// Keeps a value that `prepare` built as this storage's built value of `id`, in place of one
+  /// that was shut down if need be; returns false, storing nothing, when the storage already
+  /// has or builds one.
   func storePrepared(_ id: ObjectIdentifier, _ built: BuiltValue) -> Bool {
     let stored = state.withLock { state in
-      guard state.entries[id] == nil else { return false }
+      if case .built(let old)? = state.entries[id], old.box.isRetired {
+        // Reads still in flight may hold it.
+        state.retired.replaced.append(old.box)
+      } else if state.entries[id] != nil {
+        return false
+      }
       adopt(built, as: id, in: &state)
-      state.retired.ids.remove(id)
       return true
     }
     if stored { state.broadcast() }
     return stored
   }
 
-  /// Forgets the values of `ids` after they were shut down: reads of them stop from now on.
+  /// Marks the values of `ids` as shut down: reads of them stop from now on, here and in every
+  /// scope that holds them (their boxes carry the mark, see `Box.swift`).
   func retire(_ ids: Set<ObjectIdentifier>) {
     state.withLock { state in
       for id in ids {
-        guard case .built(let built)? = state.entries[id] else { continue }
-        state.entries[id] = nil
-        builtIndex.remove(id)
-        state.retired.ids.insert(id)
-        state.retired.values.append(built)
+        if case .built(let built)? = state.entries[id] { built.box.retire() }
       }
     }
   }
@@ -54,20 +59,20 @@ extension DependencyStorage {
   func wasShutDown(_ id: ObjectIdentifier) -> Bool {
     var node: DependencyStorage? = self
     while let storage = node {
-      if storage.state.withLock({ $0.retired.ids.contains(id) }) { return true }
+      if storage.state.withLock({ $0.hasRetired(id) }) { return true }
       node = storage.parent
     }
     return false
   }
 }
 
-/// Values a storage shut down, kept for reads still in flight, and the values the user handed
-/// in as built ones (`prepareDependencies`), which are the user's and never shut down.
+/// The values the user handed in as built ones (`prepareDependencies`), which are the user's
+/// and never shut down, and the shut-down values `storePrepared` replaced, kept for reads still
+/// in flight.
 struct RetiredValues {
-  var ids: Set<ObjectIdentifier> = []
-  var values: [BuiltValue] = []
   /// The boxes of values handed in, by identity.
   var handedIn: Set<ObjectIdentifier> = []
+  var replaced: [AnyBox] = []
 }
 
 extension DependencyStorage {

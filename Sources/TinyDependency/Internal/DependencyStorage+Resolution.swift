@@ -18,10 +18,9 @@ enum Resolution {
   /// The first step of a read: what the storage holds for `id`.
   static func look(_ state: inout StorageState, for id: ObjectIdentifier) -> Action {
     switch state.entries[id] {
-    case .built(let built)?: return .reuse(built)
+    case .built(let built)?: return built.box.isRetired ? .shutDown : .reuse(built)
     case .building(let builder)?: return .wait(builder)
-    case nil:
-      return state.hasRetired(id) ? .shutDown : .lookAbove
+    case nil: return .lookAbove
     }
   }
 
@@ -47,7 +46,7 @@ enum Resolution {
     frame: @autoclosure () -> BuildFrame
   ) -> Action {
     switch state.entries[id] {
-    case .built(let built)?: return .reuse(built)
+    case .built(let built)?: return built.box.isRetired ? .shutDown : .reuse(built)
     case .building(let builder)?: return .wait(builder)
     case nil:
       let frame = frame()

@@ -27,11 +27,12 @@ extension DependencyStorage {
     var announcing = true
     var node = parent
     while let ancestor = node, !changed.contains(id) {
-      let (entry, retired) = ancestor.state.withLock { ($0.entries[id], $0.hasRetired(id)) }
-      // Its value there was shut down: this scope builds one anew, which neither that scope
-      // nor any above it may keep (DependencyValues.shutdown()).
-      if retired { break }
+      let entry = ancestor.state.withLock { $0.entries[id] }
       switch entry {
+      case .built(let built)? where built.box.isRetired:
+        // Its value there was shut down: this scope builds one anew, which neither that scope
+        // nor any above it may keep (DependencyValues.shutdown()).
+        return .build(highest: highest)
       case .built(let built)?
       where changed.isDisjoint(with: built.inputs)
         && (built.hold != .escapedScope || changed.isEmpty):
@@ -63,7 +64,7 @@ extension DependencyStorage {
   /// an entry for it.
   func mark(_ id: ObjectIdentifier, buildingBy frame: BuildFrame) -> Bool {
     state.withLock { state in
-      guard state.entries[id] == nil, !state.hasRetired(id) else { return false }
+      guard state.entries[id] == nil else { return false }
       state.entries[id] = .building(frame)
       return true
     }
@@ -110,7 +111,6 @@ extension DependencyStorage {
     }
     if let target {
       target.state.withLock { state in
-        guard !state.hasRetired(id) else { return }
         switch state.entries[id] {
         case nil: target.adopt(built, as: id, in: &state)
         case .building(let builder)? where builder === frame:
@@ -126,9 +126,9 @@ extension DependencyStorage {
   // MARK: - Merging a parent
 
   /// Whether preparation or shutdown keeps state for this storage: TinyDependencyLifecycle's
-  /// attachment, or values it retired.
+  /// attachment, which it makes before it prepares or retires anything here.
   var hasLifecycle: Bool {
-    state.lockedIfMade?.withLock { $0.attachment != nil || !$0.retired.ids.isEmpty } ?? false
+    state.lockedIfMade?.withLock { $0.attachment != nil } ?? false
   }
 
   /// The values built here that a storage below, which changed `changed` since, would share

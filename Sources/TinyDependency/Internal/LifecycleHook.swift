@@ -208,7 +208,8 @@ extension DependencyValues {
   /// The values built or prepared here that the containers this one derives from don't share.
   package var ownBuiltValues: [PreparedValue] { storage.ownBuiltValues.map(PreparedValue.init) }
 
-  /// Forgets the values of `keys` after they were shut down: reads of them stop from now on.
+  /// Marks the values of `keys` as shut down: reads of them stop from now on, here and in every
+  /// scope that read them before.
   package func retire(_ keys: Set<ObjectIdentifier>) { storage.retire(keys) }
 
   /// Stops if `key`'s value was shut down here or in a container this one derives from.
