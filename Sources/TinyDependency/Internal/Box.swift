@@ -56,8 +56,11 @@ final class Box<Value: Sendable>: AnyBox, @unchecked Sendable {
   @usableFromInline
   let value: Value
 
+  /// `consuming`: the value moves into the box; borrowed, it was copied and the original
+  /// destroyed once the retired mark's atomic was initialized too (`allocations.scope.entry`:
+  /// 2,534 instructions borrowed, 2,508 consumed).
   @usableFromInline
-  init(_ value: Value) {
+  init(_ value: consuming Value) {
     self.value = value
   }
 

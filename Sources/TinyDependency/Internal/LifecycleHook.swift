@@ -193,12 +193,6 @@ extension DependencyValues {
     storage.storePrepared(value.built.key.id, value.built)
   }
 
-  /// Counts each of `keys` that this container will prepare itself as changed here, before
-  /// the container is first read.
-  package func markPreparedHere(_ keys: [any DependencyKey.Type]) {
-    storage.markPreparedHere(keys.map(KeyType.init))
-  }
-
   /// Sets a layer's own marker key on this container without the public setter, so that a
   /// test's scope does not count it as an override the user made.
   package mutating func setInternalMarker<Key: DependencyKey>(_ key: Key.Type, _ value: Key.Value) {
@@ -225,16 +219,17 @@ extension DependencyValues {
   /// as the container's storage, which every copy and scope without overrides shares.
   package func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T {
     storage.state.withLock { state in
-      if let existing = state.attachment as? T { return existing }
+      let values = state.lifecycleValues()
+      if let existing = values.attachment as? T { return existing }
       let made = make()
-      state.attachment = made
+      values.attachment = made
       return made
     }
   }
 
   /// The lifecycle's object for this container, if one was made.
   package func existingAttachment<T: AnyObject & Sendable>(as type: T.Type) -> T? {
-    storage.state.withLock { $0.attachment as? T }
+    storage.state.withLock { $0.lifecycle?.attachment as? T }
   }
 }
 

@@ -119,7 +119,7 @@ final class PreparedRoot: Sendable {
             hold: .none
           )
           root.adopt(value, as: id, in: &state)
-          state.retired.handedIn.insert(ObjectIdentifier(change.box))
+          state.lifecycleValues().handedIn.insert(ObjectIdentifier(change.box))
           if prepared.prepared[id] == nil { prepared.order.append(id) }
           prepared.prepared[id] = (change.key, change.box)
         }

@@ -21,10 +21,8 @@ struct StorageState: DefaultInitializable {
   /// Captures holding a decision about this storage.
   var observers: [WeakCapture] = []
   var liveObservers = 0
-  /// Values handed in, and shut-down values replaced.
-  var retired = RetiredValues()
-  /// The object a layer above keeps beside this storage (see `LifecycleHook.swift`).
-  var attachment: (any AnyObject & Sendable)?
+  /// What preparation and shutdown keep here, if they did (`LifecycleHook.swift`).
+  var lifecycle: LifecycleValues?
 
   /// Whether the value of `id` here was shut down.
   func hasRetired(_ id: ObjectIdentifier) -> Bool {
