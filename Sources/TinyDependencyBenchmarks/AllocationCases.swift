@@ -120,4 +120,15 @@ let allocationCases: [String: @MainActor (_ run: (_ read: () -> Void) -> Void) -
       run { consume(model.value) }
     }
   },
+  "allocations.dependency.adopted": { run in
+    // A value the root built, read in a scope that overrides another key: the scope keeps the
+    // root's box in its own index, and its reads check that the value was not shut down.
+    let model = Model()
+    _ = model.value
+    withDependencies {
+      $0.otherValue = 1
+    } operation: {
+      run { consume(model.value) }
+    }
+  },
 ]

@@ -24,8 +24,10 @@ extension DependencyValues {
   /// concurrent one, waits for the first and returns its outcome.
   ///
   /// Afterwards, reading from this container a value that was shut down, or one that read it,
-  /// stops with its name: it holds resources that are gone. So does reading such an async key
-  /// from a scope made from this container; a synchronous key read there is built anew.
+  /// stops with its name: it holds resources that are gone. So does reading it in a scope made
+  /// from this container that read it before, or through an object made there, and reading
+  /// such an async key in any scope made from this container; a synchronous key that a scope
+  /// first reads afterwards is built anew there.
   ///
   /// - Returns: The keys whose values were shut down, in the order their shutdowns started.
   /// - Throws: A ``ShutdownError`` listing each value whose ``DependencyShutdown/shutdown()``

@@ -45,7 +45,6 @@ public func withPreparedDependencies<R>(
   // frozen yet by a read in `update`.
   // Set without the public setter: a test's scope must not count it as the user's override.
   values.setInternalMarker(OwnScopeKey.self, true)
-  values.markPreparedHere(keys.map(\.type))
   let scope = values
   let result: Result<R, any Error>
   do {

@@ -33,12 +33,6 @@ struct LockFreeIndex: ~Copyable {
     return table._withUnsafeGuaranteedRef { $0.find(id) }
   }
 
-  /// Removes a box: its slot's key becomes a tombstone that probes pass over. Callers serialize
-  /// it with inserts and keep the box alive for readers that already found it.
-  func remove(_ id: ObjectIdentifier) {
-    currentTable?._withUnsafeGuaranteedRef { $0.remove(id) }
-  }
-
   /// Adds a box. Callers serialize inserts and keep `box` alive as long as this index.
   func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
     var table = currentTable
@@ -130,28 +124,10 @@ final class SlotTable: @unchecked Sendable {
     }
   }
 
-  /// A key no object has (objects are aligned): marks a removed slot, which probes pass over and
-  /// inserts never reuse, so a reader never sees a slot change keys under it.
-  static let tombstone: UInt = 1
-
-  func remove(_ id: ObjectIdentifier) {
-    let key = UInt(bitPattern: id)
-    var index = start(key)
-    while true {
-      let found = slots[2 * index].load(ordering: .relaxed)
-      if found == key {
-        slots[2 * index].store(Self.tombstone, ordering: .releasing)
-        return
-      }
-      if found == 0 { return }
-      index = (index + 1) & (capacity - 1)
-    }
-  }
-
   func copy(into other: SlotTable) {
     for index in 0..<capacity {
       let key = slots[2 * index].load(ordering: .relaxed)
-      if key != 0 && key != Self.tombstone {
+      if key != 0 {
         other.insert(
           ObjectIdentifier(bitPattern: key),
           slots[2 * index + 1].load(ordering: .relaxed)
@@ -206,11 +182,6 @@ extension ObjectIdentifier {
     func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
       boxes!.withLock { $0[KeyID(id)] = box }
     }
-
-    /// Removes a box; the caller keeps it alive for readers that already found it.
-    func remove(_ id: ObjectIdentifier) {
-      boxes!.withLock { $0[KeyID(id)] = nil }
-    }
   }
 
   /// The lock-free index, on systems that have `Synchronization.Atomic`.
@@ -226,10 +197,6 @@ extension ObjectIdentifier {
 
     override func insert(_ id: ObjectIdentifier, _ box: AnyBox) {
       index.insert(id, box)
-    }
-
-    override func remove(_ id: ObjectIdentifier) {
-      index.remove(id)
     }
   }
 #else

@@ -7,8 +7,8 @@ enum Resolution {
     case reuse(BuiltValue)
     /// Another build of this key is in progress here: wait for it, unless that is a cycle.
     case wait(BuildFrame)
-    /// Nothing here yet: ask the scopes around this one.
-    case lookAbove
+    /// Nothing here yet: ask the scopes around this one, with the keys this one prepared.
+    case lookAbove(prepared: Set<ObjectIdentifier>?)
     /// This thread now builds the value here; `frame` records the build.
     case build(BuildFrame)
     /// The value was shut down (``DependencyValues/shutdown()``): reading it stops.
@@ -18,10 +18,9 @@ enum Resolution {
   /// The first step of a read: what the storage holds for `id`.
   static func look(_ state: inout StorageState, for id: ObjectIdentifier) -> Action {
     switch state.entries[id] {
-    case .built(let built)?: return .reuse(built)
+    case .built(let built)?: return built.box.isRetired ? .shutDown : .reuse(built)
     case .building(let builder)?: return .wait(builder)
-    case nil:
-      return state.hasRetired(id) ? .shutDown : .lookAbove
+    case nil: return .lookAbove(prepared: state.lifecycle?.prepared)
     }
   }
 
@@ -47,7 +46,7 @@ enum Resolution {
     frame: @autoclosure () -> BuildFrame
   ) -> Action {
     switch state.entries[id] {
-    case .built(let built)?: return .reuse(built)
+    case .built(let built)?: return built.box.isRetired ? .shutDown : .reuse(built)
     case .building(let builder)?: return .wait(builder)
     case nil:
       let frame = frame()
@@ -95,8 +94,8 @@ extension DependencyStorage {
         waitForBuild(of: Key.self, id: id, by: builder, in: self)
         action = state.withLock { Resolution.look(&$0, for: id) }
 
-      case .lookAbove:
-        switch lookAbove(for: id) {
+      case .lookAbove(let prepared):
+        switch lookAbove(for: id, prepared: prepared) {
         case .share(let built):
           action = state.withLock { state in
             if state.entries[id] == nil { adopt(built, as: id, in: &state) }
@@ -119,7 +118,7 @@ extension DependencyStorage {
                 // give the claim back and look again, to wait for it or share it.
                 lateLooks += 1
                 withdrawClaim(of: id, by: frame)
-                action = .lookAbove
+                action = .lookAbove(prepared: preparedHere)
                 continue
               }
             }
@@ -164,9 +163,12 @@ extension DependencyStorage {
       reads: trace.reads,
       hold: trace.hold
     )
-    state.withLock { adopt(built, as: id, in: &$0) }
+    let prepared = state.withLock { state in
+      adopt(built, as: id, in: &state)
+      return state.lifecycle?.prepared
+    }
     state.broadcast()
-    share(built, as: id, builtBy: frame, marked: marked)
+    share(built, as: id, builtBy: frame, marked: marked, prepared: prepared)
     return built
   }
 

@@ -1,10 +1,12 @@
 /// Values shared between a scope and the scopes around it (DESIGN.md, decision 5).
 ///
 /// A value built in a scope is kept by the highest scope around it that would have built the
-/// same: none of the keys it read, nor the key itself, were overridden in between, the context
-/// is the same, and the value keeps no scope of its own. A scope that finds nothing asks the
-/// scopes around it first: it shares a value built there, or waits for a build in progress
-/// there, so concurrent request scopes that only set a request ID build one database client.
+/// same: none of the keys it read, nor the key itself, were overridden or prepared in between
+/// (a value prepared in a scope is that scope's, so a value read from it goes no higher), the
+/// context is the same, and the value keeps no scope of its own. A scope that finds nothing
+/// asks the scopes around it first: it shares a value built there, or waits for a build in
+/// progress there, so concurrent request scopes that only set a request ID build one database
+/// client.
 extension DependencyStorage {
   /// What the scopes around this one offer for a key this one has no entry for.
   enum Above {
@@ -17,21 +19,28 @@ extension DependencyStorage {
     case build(highest: DependencyStorage?)
   }
 
-  /// What the scopes around offer for `id`. A build in progress there whose value this scope
-  /// could not use (it already read a key changed in between) is not waited for.
-  func lookAbove(for id: ObjectIdentifier) -> Above {
+  /// What the scopes around offer for `id`, given the keys this scope `prepared`. A build in
+  /// progress there whose value this scope could not use (it already read a key changed in
+  /// between) is not waited for.
+  func lookAbove(for id: ObjectIdentifier, prepared: Set<ObjectIdentifier>?) -> Above {
     guard !choosesContext else { return .build(highest: nil) }
     var changed = changedKeys
+    changed.add(prepared)
     var highest: DependencyStorage?
     // Whether every scope passed so far had no entry, so the build can be announced higher up.
     var announcing = true
     var node = parent
     while let ancestor = node, !changed.contains(id) {
-      let (entry, retired) = ancestor.state.withLock { ($0.entries[id], $0.hasRetired(id)) }
-      // Its value there was shut down: this scope builds one anew, which neither that scope
-      // nor any above it may keep (DependencyValues.shutdown()).
-      if retired { break }
+      var preparedThere: Set<ObjectIdentifier>?
+      let entry = ancestor.state.withLock { state in
+        preparedThere = state.lifecycle?.prepared
+        return state.entries[id]
+      }
       switch entry {
+      case .built(let built)? where built.box.isRetired:
+        // Its value there was shut down: this scope builds one anew, which neither that scope
+        // nor any above it may keep (DependencyValues.shutdown()).
+        return .build(highest: highest)
       case .built(let built)?
       where changed.isDisjoint(with: built.inputs)
         && (built.hold != .escapedScope || changed.isEmpty):
@@ -54,6 +63,7 @@ extension DependencyStorage {
       }
       if ancestor.choosesContext { break }
       changed.formUnion(ancestor.changedKeys)
+      changed.add(preparedThere)
       node = ancestor.parent
     }
     return .build(highest: highest)
@@ -63,7 +73,7 @@ extension DependencyStorage {
   /// an entry for it.
   func mark(_ id: ObjectIdentifier, buildingBy frame: BuildFrame) -> Bool {
     state.withLock { state in
-      guard state.entries[id] == nil, !state.hasRetired(id) else { return false }
+      guard state.entries[id] == nil else { return false }
       state.entries[id] = .building(frame)
       return true
     }
@@ -87,30 +97,34 @@ extension DependencyStorage {
     builtIndex.insert(id, built.box)
   }
 
-  /// Offers a value built here to the highest scope around that would have built the same, and
-  /// withdraws the announcement made in `marked`.
+  /// Offers a value built here to the highest scope around that would have built the same, given
+  /// the keys this scope `prepared`, and withdraws the announcement made in `marked`.
   func share(
     _ built: BuiltValue,
     as id: ObjectIdentifier,
     builtBy frame: BuildFrame,
-    marked: DependencyStorage?
+    marked: DependencyStorage?,
+    prepared: Set<ObjectIdentifier>?
   ) {
     var target: DependencyStorage?
     if !choosesContext && built.hold == .none {
       var changed = changedKeys
+      changed.add(prepared)
       var node = parent
-      while let ancestor = node, !changed.contains(id), changed.isDisjoint(with: built.inputs),
-        !ancestor.state.withLock({ $0.hasRetired(id) })
-      {
+      while let ancestor = node, !changed.contains(id), changed.isDisjoint(with: built.inputs) {
+        let (retired, preparedThere) = ancestor.state.withLock {
+          ($0.hasRetired(id), $0.lifecycle?.prepared)
+        }
+        if retired { break }
         target = ancestor
         if ancestor.choosesContext { break }
         changed.formUnion(ancestor.changedKeys)
+        changed.add(preparedThere)
         node = ancestor.parent
       }
     }
     if let target {
       target.state.withLock { state in
-        guard !state.hasRetired(id) else { return }
         switch state.entries[id] {
         case nil: target.adopt(built, as: id, in: &state)
         case .building(let builder)? where builder === frame:
@@ -126,9 +140,9 @@ extension DependencyStorage {
   // MARK: - Merging a parent
 
   /// Whether preparation or shutdown keeps state for this storage: TinyDependencyLifecycle's
-  /// attachment, or values it retired.
+  /// attachment, which it makes before it prepares or retires anything here.
   var hasLifecycle: Bool {
-    state.lockedIfMade?.withLock { $0.attachment != nil || !$0.retired.ids.isEmpty } ?? false
+    state.lockedIfMade?.withLock { $0.lifecycle?.attachment != nil } ?? false
   }
 
   /// The values built here that a storage below, which changed `changed` since, would share

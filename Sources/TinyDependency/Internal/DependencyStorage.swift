@@ -199,12 +199,6 @@ final class DependencyStorage: @unchecked Sendable {
     skipOverwrittenParents()
   }
 
-  /// Counts `key` as changed here though no value is set for it: this storage prepares its own.
-  func markChanged(_ key: ObjectIdentifier) {
-    checkNotFrozen()
-    changedKeys.insert(key)
-  }
-
   func setReportsLiveFallbacks(_ enabled: Bool) {
     checkNotFrozen()
     reportsLiveFallbacks = enabled
@@ -230,8 +224,8 @@ final class DependencyStorage: @unchecked Sendable {
   /// storage it ever had, which a first read then walks.
   ///
   /// Merging keeps what the parent told: its overrides are already this storage's (a derived
-  /// storage starts from its parent's), its changed keys become this storage's, and the values
-  /// this storage would have shared from it are kept here. A parent that anything else
+  /// storage starts from its parent's), its changed and prepared keys become this storage's
+  /// changed keys, and the values this storage would have shared from it are kept here. A parent that anything else
   /// references (a bound scope, a copy, an object that captured it) stays: it orders this
   /// storage's overrides after its own. So does one that chose its context, or holds prepared
   /// or shut-down values, unless this storage overrides everything it changed.
@@ -243,6 +237,7 @@ final class DependencyStorage: @unchecked Sendable {
     {
       inherited += skipped.valuesToShare(below: changedKeys)
       changedKeys.formUnion(skipped.changedKeys)
+      changedKeys.add(skipped.preparedHere)
       parent = above
     }
     if !inherited.isEmpty { keepInherited(inherited) }

@@ -193,12 +193,6 @@ extension DependencyValues {
     storage.storePrepared(value.built.key.id, value.built)
   }
 
-  /// Counts each of `keys` that this container will prepare itself as changed here, before
-  /// the container is first read.
-  package func markPreparedHere(_ keys: [any DependencyKey.Type]) {
-    storage.markPreparedHere(keys.map(KeyType.init))
-  }
-
   /// Sets a layer's own marker key on this container without the public setter, so that a
   /// test's scope does not count it as an override the user made.
   package mutating func setInternalMarker<Key: DependencyKey>(_ key: Key.Type, _ value: Key.Value) {
@@ -208,7 +202,8 @@ extension DependencyValues {
   /// The values built or prepared here that the containers this one derives from don't share.
   package var ownBuiltValues: [PreparedValue] { storage.ownBuiltValues.map(PreparedValue.init) }
 
-  /// Forgets the values of `keys` after they were shut down: reads of them stop from now on.
+  /// Marks the values of `keys` as shut down: reads of them stop from now on, here and in every
+  /// scope that read them before.
   package func retire(_ keys: Set<ObjectIdentifier>) { storage.retire(keys) }
 
   /// Stops if `key`'s value was shut down here or in a container this one derives from.
@@ -224,16 +219,17 @@ extension DependencyValues {
   /// as the container's storage, which every copy and scope without overrides shares.
   package func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T {
     storage.state.withLock { state in
-      if let existing = state.attachment as? T { return existing }
+      let values = state.lifecycleValues()
+      if let existing = values.attachment as? T { return existing }
       let made = make()
-      state.attachment = made
+      values.attachment = made
       return made
     }
   }
 
   /// The lifecycle's object for this container, if one was made.
   package func existingAttachment<T: AnyObject & Sendable>(as type: T.Type) -> T? {
-    storage.state.withLock { $0.attachment as? T }
+    storage.state.withLock { $0.lifecycle?.attachment as? T }
   }
 }
 

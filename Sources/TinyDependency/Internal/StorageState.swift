@@ -21,14 +21,13 @@ struct StorageState: DefaultInitializable {
   /// Captures holding a decision about this storage.
   var observers: [WeakCapture] = []
   var liveObservers = 0
-  /// Keys whose values were shut down here, and those values.
-  var retired = RetiredValues()
-  /// The object a layer above keeps beside this storage (see `LifecycleHook.swift`).
-  var attachment: (any AnyObject & Sendable)?
+  /// What preparation and shutdown keep here, if they did (`LifecycleHook.swift`).
+  var lifecycle: LifecycleValues?
 
-  /// Whether the value of `id` was shut down here.
+  /// Whether the value of `id` here was shut down.
   func hasRetired(_ id: ObjectIdentifier) -> Bool {
-    !retired.ids.isEmpty && retired.ids.contains(id)
+    if case .built(let built)? = entries[id] { return built.box.isRetired }
+    return false
   }
 }
 
