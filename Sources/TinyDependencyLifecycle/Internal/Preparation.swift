@@ -5,19 +5,11 @@ import TinyDependency
 /// Kept beside the storage, as the core's attachment, made on first use: scopes that never
 /// prepare anything pay nothing for it.
 final class Lifecycle: Sendable {
-  enum Phase {
-    case open
-    case shuttingDown(Task<ShutdownReport, any Error>)
-  }
-
-  private struct State {
-    var inFlight: [ObjectIdentifier: PendingBuild] = [:]
-    /// How many builds left `inFlight`, to see that one did while no lock was held.
-    var removals: UInt64 = 0
-    var phase = Phase.open
-  }
-
-  private let state = Locked(State())
+  /// The builds in flight and the shutdown, as a state machine carried out with the lock
+  /// released.
+  private let state = Locked(
+    LifecycleStateMachine<PendingBuild, Task<ShutdownReport, any Error>>()
+  )
 
   // MARK: - Per container
 
@@ -43,30 +35,27 @@ final class Lifecycle: Sendable {
   /// one made by `start`, unless the container is shutting down.
   ///
   /// `existing` (which takes the container's lock) and `start` run with no lock of this
-  /// lifecycle held. A build stores its value before it leaves `inFlight`, and each removal is
-  /// counted: when a build left in between, the value it stored is looked for again, so a
+  /// lifecycle held. A build stores its value before it leaves, and the machine counts each
+  /// departure: when a build left in between, the value it stored is looked for again, so a
   /// second build of a key never starts beside a stored value.
   func build(
     for key: ObjectIdentifier,
     existing: () -> PreparedValue?,
     start: () -> PendingBuild
   ) throws -> Found {
+    var action = state.withLock { $0.find(key) }
+    var made: PendingBuild?
     while true {
-      let (inFlight, removals) = try state.withLock { state throws in
-        guard case .open = state.phase else { throw ShutDownFailure() }
-        return (state.inFlight[key], state.removals)
+      switch action {
+      case .refuse: throw ShutDownFailure()
+      case .join(let build): return .pending(build, isNew: false)
+      case .start: return .pending(made!, isNew: true)
+      case .lookForValue(let stamp):
+        if let built = existing() { return .built(built) }
+        let build = made ?? start()
+        made = build
+        action = state.withLock { $0.start(build, for: key, after: stamp) }
       }
-      if let inFlight { return .pending(inFlight, isNew: false) }
-      if let built = existing() { return .built(built) }
-      let made = start()
-      let found = try state.withLock { state throws -> Found? in
-        guard case .open = state.phase else { throw ShutDownFailure() }
-        if let pending = state.inFlight[key] { return .pending(pending, isNew: false) }
-        guard state.removals == removals else { return nil }
-        state.inFlight[key] = made
-        return .pending(made, isNew: true)
-      }
-      if let found { return found }
     }
   }
 
@@ -77,32 +66,17 @@ final class Lifecycle: Sendable {
 
   /// Forgets `build` once it settled, so that a later prepare after a failure builds again.
   func remove(_ build: PendingBuild) {
-    state.withLock { state in
-      if state.inFlight[build.key.id] === build {
-        state.inFlight[build.key.id] = nil
-        state.removals &+= 1
-      }
-    }
+    state.withLock { $0.remove(build, for: build.key.id) }
   }
 
-  var isOpen: Bool {
-    state.withLock { state in
-      if case .open = state.phase { return true }
-      return false
-    }
-  }
+  var isOpen: Bool { state.withLock { $0.isOpen } }
 
   /// The shutdown in progress or done; or `start`'s, given the builds in flight, after which no
   /// new build starts here.
   func shutdownTask(
     start: ([PendingBuild]) -> Task<ShutdownReport, any Error>
   ) -> Task<ShutdownReport, any Error> {
-    state.withLock { state in
-      if case .shuttingDown(let task) = state.phase { return task }
-      let task = start(Array(state.inFlight.values))
-      state.phase = .shuttingDown(task)
-      return task
-    }
+    state.withLock { $0.shutDown(start) }
   }
 }
 
