@@ -1,61 +1,8 @@
-/// Reading a key: each step decides, under the storage's lock, what to do, and the storage does
-/// it after releasing the lock. No user code runs, and no thread waits, with a lock held.
-enum Resolution {
-  /// What reading a key in a storage does next.
-  enum Action {
-    /// The value is here: return it.
-    case reuse(BuiltValue)
-    /// Another build of this key is in progress here: wait for it, unless that is a cycle.
-    case wait(BuildFrame)
-    /// Nothing here yet: ask the scopes around this one, with the keys this one prepared.
-    case lookAbove(prepared: Set<ObjectIdentifier>?)
-    /// This thread now builds the value here; `frame` records the build.
-    case build(BuildFrame)
-    /// The value was shut down (``DependencyValues/shutdown()``): reading it stops.
-    case shutDown
-  }
-
-  /// The first step of a read: what the storage holds for `id`.
-  static func look(_ state: inout StorageState, for id: ObjectIdentifier) -> Action {
-    switch state.entries[id] {
-    case .built(let built)?: return built.box.isRetired ? .shutDown : .reuse(built)
-    case .building(let builder)?: return .wait(builder)
-    case nil: return .lookAbove(prepared: state.lifecycle?.prepared)
-    }
-  }
-
-  /// The first step of a read in a storage with no scope around it to ask: a missing value is
-  /// claimed at once, in the same lock, where `look` would send the read to `lookAbove`.
-  static func lookOrClaim(
-    _ state: inout StorageState,
-    for id: ObjectIdentifier,
-    frame: @autoclosure () -> BuildFrame
-  ) -> Action {
-    let action = look(&state, for: id)
-    guard case .lookAbove = action else { return action }
-    let frame = frame()
-    state.entries[id] = .building(frame)
-    return .build(frame)
-  }
-
-  /// After the scopes around found nothing to share: claims the build, unless another thread
-  /// claimed it (or shared a value here) in the meantime.
-  static func claim(
-    _ state: inout StorageState,
-    for id: ObjectIdentifier,
-    frame: @autoclosure () -> BuildFrame
-  ) -> Action {
-    switch state.entries[id] {
-    case .built(let built)?: return built.box.isRetired ? .shutDown : .reuse(built)
-    case .building(let builder)?: return .wait(builder)
-    case nil:
-      let frame = frame()
-      state.entries[id] = .building(frame)
-      return .build(frame)
-    }
-  }
-}
-
+/// The miss path, top to bottom: a read that found neither an override nor a built value on the
+/// fast path. `value(for:id:in:)` is the one place that decides what to do next (reuse, wait,
+/// share, build, stop), from the storage's entries (`DependencyStorage+Entries.swift`) and the
+/// scopes around (`lookAbove`, `DependencyStorage+Sharing.swift`); `build` is the one place that
+/// builds. No user code runs, and no thread waits, with a lock held.
 extension DependencyStorage {
   /// Returns the value of `Key`, building it on first use.
   func value<Key: DependencyKey>(
@@ -70,68 +17,69 @@ extension DependencyStorage {
       values.frame?.record(Key.self, inputs: trace.inputs, hold: trace.hold)
       return box.unbox(as: Key.Value.self)
     }
-    // With no scope around to ask (`lookAbove` would answer "build here"), the first look
-    // claims the build: one lock and one lookup fewer on every first read of a root.
-    let claimsAtOnce = parent == nil || choosesContext
-    var action = state.withLock { state in
-      claimsAtOnce
-        ? Resolution.lookOrClaim(
+    // The keys this scope prepared itself, read with its entries: `lookAbove` counts them as
+    // changed here.
+    var prepared: Set<ObjectIdentifier>?
+    func lookHere(claiming: Bool) -> Step {
+      state.withLock { state in
+        let step = look(
           &state,
           for: id,
-          frame: makeFrame(for: Key.self, reader: values.frame)
+          claim: claiming ? { self.makeFrame(for: Key.self, reader: values.frame) } : nil
         )
-        : Resolution.look(&state, for: id)
+        if case .lookAbove = step { prepared = state.lifecycle?.prepared }
+        return step
+      }
     }
+    // With no scope around to ask (`lookAbove` would answer "build here"), the first look
+    // claims the build: one lock and one lookup fewer on every first read of a root.
+    var step = lookHere(claiming: parent == nil || choosesContext)
     // How often a claim was given back because a sibling reached the scope above first.
     var lateLooks = 0
     while true {
-      switch action {
+      switch step {
       case .reuse(let built):
         values.frame?.record(Key.self, inputs: built.inputs, hold: built.hold)
         return built.box.unbox(as: Key.Value.self)
 
+      case .shutDown:
+        stopReadAfterShutdown(Key.self, context: context)
+
       case .wait(let builder):
         waitForBuild(of: Key.self, id: id, by: builder, in: self)
-        action = state.withLock { Resolution.look(&$0, for: id) }
+        step = lookHere(claiming: false)
 
-      case .lookAbove(let prepared):
+      case .build(let frame):
+        step = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, in: values))
+
+      case .lookAbove:
         switch lookAbove(for: id, prepared: prepared) {
         case .share(let built):
-          action = state.withLock { state in
+          step = state.withLock { state in
             if state.entries[id] == nil { adopt(built, as: id, in: &state) }
-            return Resolution.look(&state, for: id)
+            return look(&state, for: id)
           }
         case .wait(let builder, let owner):
           waitForBuild(of: Key.self, id: id, by: builder, in: owner)
-          action = state.withLock { Resolution.look(&$0, for: id) }
+          step = lookHere(claiming: false)
         case .build(let highest):
-          action = state.withLock {
-            Resolution.claim(&$0, for: id, frame: makeFrame(for: Key.self, reader: values.frame))
-          }
-          if case .build(let frame) = action {
-            var marked: DependencyStorage?
-            if let highest {
-              if highest.mark(id, buildingBy: frame) {
-                marked = highest
-              } else if lateLooks < Self.lateLookLimit {
-                // A sibling scope's build or value reached `highest` after `lookAbove` looked:
-                // give the claim back and look again, to wait for it or share it.
-                lateLooks += 1
-                withdrawClaim(of: id, by: frame)
-                action = .lookAbove(prepared: preparedHere)
-                continue
-              }
-            }
-            let built = finishBuild(Key.self, id: id, frame: frame, marked: marked, in: values)
-            action = .reuse(built)
+          // Claim the build here, then announce it in `highest`, the highest scope around that
+          // would keep the value, so that sibling scopes wait for it instead of building too.
+          step = lookHere(claiming: true)
+          guard case .build(let frame) = step, let highest else { continue }
+          if highest.mark(id, buildingBy: frame) {
+            step = .reuse(
+              finishBuild(Key.self, id: id, frame: frame, marked: highest, in: values)
+            )
+          } else if lateLooks < Self.lateLookLimit {
+            // A sibling scope's build or value reached `highest` after `lookAbove` looked:
+            // give the claim back and look again, to wait for it or share it.
+            lateLooks += 1
+            withdrawClaim(of: id, by: frame)
+            prepared = preparedHere
+            step = .lookAbove
           }
         }
-
-      case .build(let frame):
-        action = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, in: values))
-
-      case .shutDown:
-        stopReadAfterShutdown(Key.self, context: context)
       }
     }
   }

@@ -69,34 +69,6 @@ extension DependencyStorage {
     return .build(highest: highest)
   }
 
-  /// Announces that `frame`, in a scope below, builds `id`; false when this scope already has
-  /// an entry for it.
-  func mark(_ id: ObjectIdentifier, buildingBy frame: BuildFrame) -> Bool {
-    state.withLock { state in
-      guard state.entries[id] == nil else { return false }
-      state.entries[id] = .building(frame)
-      return true
-    }
-  }
-
-  /// Withdraws the claim or announcement `frame` made here on `id`, if it is still there: the
-  /// threads that wait on it look again.
-  func withdrawClaim(of id: ObjectIdentifier, by frame: BuildFrame) {
-    state.withLock { state in
-      if case .building(let builder)? = state.entries[id], builder === frame {
-        state.entries[id] = nil
-      }
-    }
-    state.broadcast()
-  }
-
-  /// Keeps `built` for `id` in `state` (this storage's), for the lock-free index too.
-  func adopt(_ built: BuiltValue, as id: ObjectIdentifier, in state: inout StorageState) {
-    freeze(in: &state)
-    state.entries[id] = .built(built)
-    builtIndex.insert(id, built.box)
-  }
-
   /// Offers a value built here to the highest scope around that would have built the same, given
   /// the keys this scope `prepared`, and withdraws the announcement made in `marked`.
   func share(
