@@ -35,8 +35,9 @@ struct BuiltValue: Sendable {
 /// was derived from. A storage builds each key's value at most once (exactly once under
 /// concurrent first reads) and never holds its lock while a value is built. The parts:
 /// - this file: what a storage is, and how it changes before it is shared;
-/// - `DependencyStorage+Resolution.swift`: reading a key, as decisions taken under the lock and
-///   carried out after it;
+/// - `DependencyStorage+Entries.swift`: the values built here, and the only code that writes them;
+/// - `DependencyStorage+Resolution.swift`: the miss path, as decisions taken under the lock and
+///   carried out after it, top to bottom;
 /// - `DependencyStorage+Sharing.swift`: values shared with the scopes around this one;
 /// - `CapturedScope.swift`: objects that keep the scope they were made in.
 ///
