@@ -17,19 +17,20 @@ extension DependencyStorage {
     case shutDown
   }
 
-  /// What this storage holds for `id`, in `state` (its own); a missing value is claimed for a
-  /// build by this thread when `claim` is given, and makes its frame.
+  /// What this storage holds for `id`, in `state` (its own); with `claiming`, a missing value is
+  /// claimed for a build by this thread, recorded by `frame`.
   func look(
     _ state: inout StorageState,
     for id: ObjectIdentifier,
-    claim: (() -> BuildFrame)? = nil
+    claiming: Bool,
+    frame: @autoclosure () -> BuildFrame
   ) -> Step {
     switch state.entries[id] {
     case .built(let built)?: return built.box.isRetired ? .shutDown : .reuse(built)
     case .building(let builder)?: return .wait(builder)
     case nil:
-      guard let claim else { return .lookAbove }
-      let frame = claim()
+      guard claiming else { return .lookAbove }
+      let frame = frame()
       state.entries[id] = .building(frame)
       return .build(frame)
     }

@@ -20,20 +20,9 @@ extension DependencyStorage {
     // The keys this scope prepared itself, read with its entries: `lookAbove` counts them as
     // changed here.
     var prepared: Set<ObjectIdentifier>?
-    func lookHere(claiming: Bool) -> Step {
-      state.withLock { state in
-        let step = look(
-          &state,
-          for: id,
-          claim: claiming ? { self.makeFrame(for: Key.self, reader: values.frame) } : nil
-        )
-        if case .lookAbove = step { prepared = state.lifecycle?.prepared }
-        return step
-      }
-    }
     // With no scope around to ask (`lookAbove` would answer "build here"), the first look
     // claims the build: one lock and one lookup fewer on every first read of a root.
-    var step = lookHere(claiming: parent == nil || choosesContext)
+    var step = lookHere(Key.self, id, claiming: parent == nil || choosesContext, &prepared, values)
     // How often a claim was given back because a sibling reached the scope above first.
     var lateLooks = 0
     while true {
@@ -47,7 +36,7 @@ extension DependencyStorage {
 
       case .wait(let builder):
         waitForBuild(of: Key.self, id: id, by: builder, in: self)
-        step = lookHere(claiming: false)
+        step = lookHere(Key.self, id, claiming: false, &prepared, values)
 
       case .build(let frame):
         step = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, in: values))
@@ -57,15 +46,20 @@ extension DependencyStorage {
         case .share(let built):
           step = state.withLock { state in
             if state.entries[id] == nil { adopt(built, as: id, in: &state) }
-            return look(&state, for: id)
+            return look(
+              &state,
+              for: id,
+              claiming: false,
+              frame: makeFrame(for: Key.self, reader: nil)
+            )
           }
         case .wait(let builder, let owner):
           waitForBuild(of: Key.self, id: id, by: builder, in: owner)
-          step = lookHere(claiming: false)
+          step = lookHere(Key.self, id, claiming: false, &prepared, values)
         case .build(let highest):
           // Claim the build here, then announce it in `highest`, the highest scope around that
           // would keep the value, so that sibling scopes wait for it instead of building too.
-          step = lookHere(claiming: true)
+          step = lookHere(Key.self, id, claiming: true, &prepared, values)
           guard case .build(let frame) = step, let highest else { continue }
           if highest.mark(id, buildingBy: frame) {
             step = .reuse(
@@ -81,6 +75,27 @@ extension DependencyStorage {
           }
         }
       }
+    }
+  }
+
+  /// `look` under this storage's lock, with `prepared` set to the keys this scope prepared itself
+  /// when the read goes on to the scopes around.
+  private func lookHere<Key: DependencyKey>(
+    _ key: Key.Type,
+    _ id: ObjectIdentifier,
+    claiming: Bool,
+    _ prepared: inout Set<ObjectIdentifier>?,
+    _ values: DependencyValues
+  ) -> Step {
+    state.withLock { state in
+      let step = look(
+        &state,
+        for: id,
+        claiming: claiming,
+        frame: makeFrame(for: Key.self, reader: values.frame)
+      )
+      if case .lookAbove = step { prepared = state.lifecycle?.prepared }
+      return step
     }
   }
 
