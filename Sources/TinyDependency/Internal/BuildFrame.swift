@@ -83,44 +83,6 @@ final class BuildFrame: @unchecked Sendable {
     self.recorder = recorder
   }
 
-  // MARK: - The builds running on this thread
-
-  /// The innermost build running on the calling thread, through any container.
-  static var innermostOnThisThread: BuildFrame? { ThreadBuilds.current.innermost }
-
-  /// Runs `body` as the innermost build of `thread`, the calling thread's record. The record
-  /// holds the frame unretained: `self` is alive for the whole call.
-  func runAsInnermost<R>(on thread: ThreadBuilds, _ body: () -> R) -> R {
-    let previous = thread.innermost
-    thread.innermost = self
-    defer { thread.innermost = previous }
-    return withExtendedLifetime(self) { body() }
-  }
-
-  /// The builds this thread runs, innermost first, from the innermost one down to `frame`, if
-  /// `frame` is one of them: reading its key again here can only wait for itself.
-  static func threadStack(downTo frame: BuildFrame) -> [BuildFrame]? {
-    var stack: [BuildFrame] = []
-    var current = innermostOnThisThread
-    while let running = current {
-      stack.append(running)
-      if running === frame { return stack }
-      current = running.previousOnThread
-    }
-    return nil
-  }
-
-  /// The builds this thread runs, innermost first.
-  static func threadStack() -> [BuildFrame] {
-    var stack: [BuildFrame] = []
-    var current = innermostOnThisThread
-    while let running = current {
-      stack.append(running)
-      current = running.previousOnThread
-    }
-    return stack
-  }
-
   // MARK: - Recording
 
   /// Records that the build read `keyType`, whose own value was built from `keyInputs`.
@@ -251,25 +213,6 @@ final class BuildFrame: @unchecked Sendable {
   }
 }
 
-/// A key type, kept to name and tell apart the keys of graphs and messages.
-///
-/// `@unchecked Sendable`: a metatype is an immutable, process-wide identity; it is only used
-/// here for its identity, its name and its `lifetime`, none of which touch isolated state.
-package struct KeyType: @unchecked Sendable, Hashable {
-  package let type: any DependencyKey.Type
-
-  package init(_ type: any DependencyKey.Type) { self.type = type }
-
-  package var id: ObjectIdentifier { ObjectIdentifier(type) }
-
-  /// The key's short name, for messages.
-  package var name: String { _typeName(type, qualified: false) }
-
-  package static func == (lhs: KeyType, rhs: KeyType) -> Bool { lhs.id == rhs.id }
-
-  package func hash(into hasher: inout Hasher) { hasher.combine(id) }
-}
-
 /// How a value keeps the scope it was built in, which decides where it may be shared.
 enum ScopeHold: Int, Comparable, Sendable {
   /// Not at all: the value is shared with every scope that overrides nothing it read.
@@ -283,26 +226,4 @@ enum ScopeHold: Int, Comparable, Sendable {
   case escapedScope
 
   static func < (lhs: ScopeHold, rhs: ScopeHold) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// What a thread keeps of the builds it runs: the innermost one, and the binding its last build
-/// left because nothing kept it. Made on the thread's first build, released when it exits; only
-/// its own thread touches it, so a build sets no thread-specific value, it writes these fields.
-final class ThreadBuilds {
-  /// The innermost build running on this thread, unretained: it is alive while it runs.
-  unowned(unsafe) var innermost: BuildFrame?
-  /// A binding for the next build (`BuildBinding`).
-  var spare: BuildBinding?
-
-  private static let slot = SystemInterface.ThreadSlot(releasingOnExit: true)
-
-  /// The calling thread's record.
-  static var current: ThreadBuilds {
-    if let raw = slot.value {
-      return Unmanaged<ThreadBuilds>.fromOpaque(raw).takeUnretainedValue()
-    }
-    let made = ThreadBuilds()
-    slot.value = Unmanaged.passRetained(made).toOpaque()
-    return made
-  }
 }

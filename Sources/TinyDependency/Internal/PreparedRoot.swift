@@ -164,13 +164,3 @@ extension PreparedRoot.Outcome {
     return parts.joined(separator: " ")
   }
 }
-
-extension KeyType {
-
-  /// The key whose `ObjectIdentifier(Key.self)` is `id`: every id a container stores is made from
-  /// a key's metatype, which an `ObjectIdentifier` holds as its bit pattern.
-  init(identifiedBy id: ObjectIdentifier) {
-    let type = unsafeBitCast(id, to: Any.Type.self)
-    self.init(type as! any DependencyKey.Type)
-  }
-}

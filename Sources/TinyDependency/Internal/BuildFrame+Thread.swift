@@ -1,0 +1,55 @@
+/// The builds running on each thread: how a build knows what runs beneath it on its thread
+/// (cycles, stack depth), and the binding the thread's last build left for the next.
+extension BuildFrame {
+  /// The innermost build running on the calling thread, through any container.
+  static var innermostOnThisThread: BuildFrame? { ThreadBuilds.current.innermost }
+
+  /// Runs `body` as the innermost build of `thread`, the calling thread's record. The record
+  /// holds the frame unretained: `self` is alive for the whole call.
+  func runAsInnermost<R>(on thread: ThreadBuilds, _ body: () -> R) -> R {
+    let previous = thread.innermost
+    thread.innermost = self
+    defer { thread.innermost = previous }
+    return withExtendedLifetime(self) { body() }
+  }
+
+  /// The builds this thread runs, innermost first, from the innermost one down to `frame`, if
+  /// `frame` is one of them: reading its key again here can only wait for itself.
+  static func threadStack(downTo frame: BuildFrame) -> [BuildFrame]? {
+    let stack = threadStack()
+    return stack.firstIndex { $0 === frame }.map { Array(stack[...$0]) }
+  }
+
+  /// The builds this thread runs, innermost first.
+  static func threadStack() -> [BuildFrame] {
+    var stack: [BuildFrame] = []
+    var current = innermostOnThisThread
+    while let running = current {
+      stack.append(running)
+      current = running.previousOnThread
+    }
+    return stack
+  }
+}
+
+/// What a thread keeps of the builds it runs: the innermost one, and the binding its last build
+/// left because nothing kept it. Made on the thread's first build, released when it exits; only
+/// its own thread touches it, so a build sets no thread-specific value, it writes these fields.
+final class ThreadBuilds {
+  /// The innermost build running on this thread, unretained: it is alive while it runs.
+  unowned(unsafe) var innermost: BuildFrame?
+  /// A binding for the next build (`BuildBinding`).
+  var spare: BuildBinding?
+
+  private static let slot = SystemInterface.ThreadSlot(releasingOnExit: true)
+
+  /// The calling thread's record.
+  static var current: ThreadBuilds {
+    if let raw = slot.value {
+      return Unmanaged<ThreadBuilds>.fromOpaque(raw).takeUnretainedValue()
+    }
+    let made = ThreadBuilds()
+    slot.value = Unmanaged.passRetained(made).toOpaque()
+    return made
+  }
+}
