@@ -33,6 +33,8 @@ let package = Package(
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
+    // Runs the package's executables in a child process, for the two test targets that do.
+    .target(name: "TestSubprocess", path: "Tests/Subprocess"),
     .executableTarget(
       name: "TinyDependencyExample",
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
@@ -52,13 +54,14 @@ let package = Package(
       name: "TinyDependencyTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "DependencyContextProbe", "TinyDependencyExample",
+        "TestSubprocess",
       ]
     ),
     .testTarget(
       name: "TinyDependencyLifecycleTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle",
-        "TinyDependencyServerExample",
+        "TinyDependencyServerExample", "TestSubprocess",
       ]
     ),
     .testTarget(

@@ -1,14 +1,16 @@
-import Foundation
+package import Foundation
+
+// Shared by the test targets that run the package's executables in a child process.
 
 /// What a finished subprocess printed, and how it ended.
-struct SubprocessResult {
-  var status: Int32
-  var standardOutput: String
-  var standardError: String
+package struct SubprocessResult {
+  package var status: Int32
+  package var standardOutput: String
+  package var standardError: String
 }
 
 /// Finds an executable product built next to this test bundle.
-func builtProduct(_ name: String) throws -> URL {
+package func builtProduct(_ name: String) throws -> URL {
   final class BundleLocator {}
   let candidates = [
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
@@ -26,7 +28,7 @@ func builtProduct(_ name: String) throws -> URL {
 }
 
 /// Runs an executable with `environment` added to (or removed from, for nil) this process's.
-func run(
+package func run(
   _ executable: URL,
   arguments: [String] = [],
   environment changes: [String: String?] = [:]

@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 
 @Suite("The server example prepares, serves and shuts down in order")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSubprocess
 import Testing
 
 /// Builds Tests/Fixtures/MainActorApp, a consumer package whose targets default to main-actor

@@ -1,4 +1,5 @@
 import Foundation
+import TestSubprocess
 import Testing
 
 @Suite("The DependencyContextProbe executable")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph
