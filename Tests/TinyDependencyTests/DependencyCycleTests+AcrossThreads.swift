@@ -108,7 +108,7 @@ enum HandOffKey: DependencyKey {
     let done = DispatchSemaphore(value: 0)
     let result = ResultSlots<String>(1)
     withEscapedDependencies { continuation in
-      DispatchQueue.global().async {
+      onNewThread {
         result[0] = continuation.yield { DependencyValues.current[EchoKey.self] }
         done.signal()
       }
@@ -132,7 +132,7 @@ enum WrapperHandOffKey: DependencyKey {
     let reader = Reader()
     let done = DispatchSemaphore(value: 0)
     let result = ResultSlots<String>(1)
-    DispatchQueue.global().async {
+    onNewThread {
       result[0] = reader.echo
       done.signal()
     }
@@ -171,7 +171,7 @@ enum CrossCKey: DependencyKey {
 /// Runs `body` on another thread, then ends the process with exit code 3 after `seconds`: for
 /// exit tests of waits that a report describes but that never end.
 func exitAfter(seconds: UInt32, _ body: @escaping @Sendable () -> Void) -> Never {
-  DispatchQueue.global().async { body() }
+  onNewThread { body() }
   sleep(seconds)
   exit(3)
 }
@@ -182,7 +182,7 @@ enum RootHandOffKey: DependencyKey {
   static var defaultValue: String {
     let done = DispatchSemaphore(value: 0)
     let result = ResultSlots<String>(1)
-    DispatchQueue.global().async {
+    onNewThread {
       result[0] = DependencyValues.current[RootHandOffKey.self]
       done.signal()
     }

@@ -70,7 +70,7 @@ struct DependencyLetFormTests {
     let detached = await Task.detached { greeter.greeting() }.value
     #expect(detached == "captured")
     let fromQueue = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async { continuation.resume(returning: greeter.greet("Ada")) }
+      onNewThread { continuation.resume(returning: greeter.greet("Ada")) }
     }
     #expect(fromQueue == "captured, Ada")
   }

@@ -223,7 +223,7 @@ enum CrossThreadKey: DependencyKey {
     let values = DependencyValues.current
     let done = DispatchSemaphore(value: 0)
     let result = ResultSlots<String>(1)
-    DispatchQueue.global().async {
+    onNewThread {
       result[0] = values.sharedService.name
       done.signal()
     }

@@ -128,7 +128,7 @@ struct WithDependenciesTests {
     } operation: {
       let detached = await Task.detached { DependencyValues.current.greeting }.value
       let dispatched = await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
+        onNewThread {
           continuation.resume(returning: DependencyValues.current.greeting)
         }
       }

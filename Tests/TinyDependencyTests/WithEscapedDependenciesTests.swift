@@ -10,7 +10,7 @@ struct WithEscapedDependenciesTests {
     } operation: {
       await withCheckedContinuation { (result: CheckedContinuation<String, Never>) in
         withEscapedDependencies { dependencies in
-          DispatchQueue.global().async {
+          onNewThread {
             dependencies.yield {
               result.resume(returning: DependencyValues.current.greeting)
             }

@@ -65,7 +65,7 @@ struct InternalStressTests {
   @Test func aWaitThatNoOtherThreadClosesIsNoLoop() {
     let other = DispatchSemaphore(value: 0)
     let frames = ResultSlots<BuildFrame>(1)
-    DispatchQueue.global().async {
+    onNewThread {
       frames[0] = BuildFrame(keyType: WaitLoopYKey.self, context: .test, parent: nil, recorder: nil)
       other.signal()
     }
@@ -91,7 +91,7 @@ struct BlockedThreadsScenario {
     let release = DispatchSemaphore(value: 0)
     let mine = BuildFrame(keyType: WaitLoopYKey.self, context: .test, parent: nil, recorder: nil)
     let theirs = ResultSlots<BuildFrame>(1)
-    DispatchQueue.global().async {
+    onNewThread {
       let frame = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, recorder: nil)
       theirs[0] = frame
       frame.runAsInnermost(on: ThreadBuilds.current) {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import TinyDependency
 
 #if canImport(Darwin)
@@ -159,12 +160,28 @@ extension DependencyValues {
 }
 
 /// Runs `body` on `count` threads at once and returns their results in order.
+///
+/// Each runs on a thread of its own (``onNewThread(_:)``): a build that blocks there never
+/// waits for a dispatch worker that other tests' blocked builds hold.
 func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
   let results = ResultSlots<T>(count)
-  DispatchQueue.concurrentPerform(iterations: count) { index in
-    results[index] = body(index)
+  let done = DispatchGroup()
+  for index in 0..<count {
+    done.enter()
+    onNewThread {
+      results[index] = body(index)
+      done.leave()
+    }
   }
+  done.wait()
   return results.values
+}
+
+/// Runs `body` on a new thread, never on a dispatch worker. The tests' builds block on
+/// semaphores and on other threads' builds; on a two-core machine, the few dispatch workers
+/// they would hold are the ones the work they wait for needs, and a loaded run stalls.
+func onNewThread(_ body: @escaping @Sendable () -> Void) {
+  Thread.detachNewThread(body)
 }
 
 /// Slots written from several threads.
@@ -187,7 +204,7 @@ final class ResultSlots<T: Sendable>: @unchecked Sendable {
 /// Runs `body` on a new thread and waits at most `seconds` for it; false on a time-out.
 func finishes(within seconds: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
   let done = DispatchSemaphore(value: 0)
-  DispatchQueue.global().async {
+  onNewThread {
     body()
     done.signal()
   }

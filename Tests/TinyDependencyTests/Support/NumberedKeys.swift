@@ -30,7 +30,7 @@ func numberedKeys(_ count: Int) -> [any DependencyKey.Type] {
 /// never finishes fails the test instead of hanging the run.
 func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
   let done = DispatchSemaphore(value: 0)
-  DispatchQueue.global().async {
+  onNewThread {
     body()
     done.signal()
   }
