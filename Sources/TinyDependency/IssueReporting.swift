@@ -6,13 +6,28 @@
 /// `package`: only TinyDependencyTesting conforms.
 package protocol DependencyIssueRouting {
   /// Records `message` as an issue of the running test, if there is one; returns whether it did.
-  static func record(
-    _ message: String,
-    fileID: String,
-    filePath: String,
-    line: Int,
-    column: Int
-  ) -> Bool
+  /// With no `site`, the problem was found inside the library, and the test is the place to
+  /// point at.
+  static func record(_ message: String, at site: SourceSite?) -> Bool
+}
+
+/// Where a user's call was made, for the issues that point at it.
+@usableFromInline
+package struct SourceSite: Sendable, CustomStringConvertible {
+  package let fileID: String
+  package let filePath: String
+  package let line: Int
+  package let column: Int
+
+  /// The site of a call, from its `#fileID`, `#filePath`, `#line` and `#column` arguments.
+  @usableFromInline
+  package init(_ fileID: String, _ filePath: String, _ line: Int, _ column: Int) {
+    (self.fileID, self.filePath, self.line, self.column) = (fileID, filePath, line, column)
+  }
+
+  /// The file ID and line, as messages name a call.
+  @usableFromInline
+  package var description: String { "\(fileID):\(line)" }
 }
 
 /// Where the core's non-fatal problems go.
@@ -65,18 +80,8 @@ package enum IssueReporter {
   }
 
   /// Reports a problem to the running test, or to standard error outside tests.
-  package static func report(
-    _ message: String,
-    fileID: String = #fileID,
-    filePath: String = #filePath,
-    line: Int = #line,
-    column: Int = #column
-  ) {
-    if let router,
-      router.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
-    {
-      return
-    }
+  package static func report(_ message: String, at site: SourceSite? = nil) {
+    if let router, router.record(message, at: site) { return }
     SystemInterface.writeToStandardError("TinyDependency: " + message)
   }
 }

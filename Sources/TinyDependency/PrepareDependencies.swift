@@ -55,7 +55,7 @@ public func prepareDependencies<R>(
   column: Int = #column,
   _ update: (inout DependencyValues) throws -> R
 ) rethrows -> R {
-  let site = PreparedRoot.CallSite(fileID: fileID, line: line)
+  let site = SourceSite(fileID, filePath, line, column)
   let target = PreparationTarget.current()
   var values = DependencyValues(context: target.storage.context)
   let result =
@@ -77,7 +77,7 @@ public func prepareDependencies<R>(
     messages.append(message)
   }
   for message in messages {
-    IssueReporter.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    IssueReporter.report(message, at: site)
   }
   return result
 }
@@ -162,7 +162,7 @@ struct PreparationTarget {
   }
 
   /// The report of a context that the call set and that its target cannot take.
-  func contextMessage(_ context: DependencyContext, at site: PreparedRoot.CallSite) -> String {
+  func contextMessage(_ context: DependencyContext, at site: SourceSite) -> String {
     let why =
       isTest
       ? "the test's container builds for \(storage.context): a trait, helper or scope chose "

@@ -23,7 +23,7 @@ public func reportIssue(
   line: Int = #line,
   column: Int = #column
 ) {
-  IssueReporter.report(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  IssueReporter.report(message, at: SourceSite(fileID, filePath, line, column))
 }
 
 /// The error that a throwing closure made by `unimplemented(_:)` throws when it is called.
@@ -45,26 +45,11 @@ public struct UnimplementedError: Error, Sendable, Hashable, CustomStringConvert
 /// Where an unimplemented closure was made, to report its calls there.
 struct UnimplementedSite: Sendable {
   let description: @Sendable () -> String
-  let fileID: String
-  let filePath: String
   let function: String
-  let line: Int
-  let column: Int
+  let site: SourceSite
 
-  init(
-    _ description: @escaping @Sendable () -> String,
-    _ fileID: String,
-    _ filePath: String,
-    _ function: String,
-    _ line: Int,
-    _ column: Int
-  ) {
-    self.description = description
-    self.fileID = fileID
-    self.filePath = filePath
-    self.function = function
-    self.line = line
-    self.column = column
+  init(_ description: @escaping @Sendable () -> String, _ function: String, _ site: SourceSite) {
+    (self.description, self.function, self.site) = (description, function, site)
   }
 
   /// Reports a call of the endpoint, naming the test it happened in, and returns the error a
@@ -73,16 +58,13 @@ struct UnimplementedSite: Sendable {
   func reportCall() -> UnimplementedError {
     var endpoint = description()
     if endpoint.isEmpty {
-      endpoint = "the closure made in \(function) at \(fileID):\(line)"
+      endpoint = "the closure made in \(function) at \(site)"
     }
     let test = TestRoots.provider?.currentTestName().map { " in test \($0)" } ?? ""
     IssueReporter.report(
       "Unimplemented: \(endpoint) was called\(test). Override it for this test, or give the "
         + "test double an implementation.",
-      fileID: fileID,
-      filePath: filePath,
-      line: line,
-      column: column
+      at: site
     )
     return UnimplementedError(endpoint: endpoint)
   }

@@ -30,7 +30,7 @@ public func unimplemented<each Argument, Result>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (repeat each Argument) -> Result {
-  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  let site = UnimplementedSite(description, function, SourceSite(fileID, filePath, line, column))
   return { (_: repeat each Argument) in
     site.reportCall()
     return placeholder()
@@ -57,7 +57,7 @@ public func unimplemented<each Argument, Result>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (repeat each Argument) async -> Result {
-  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  let site = UnimplementedSite(description, function, SourceSite(fileID, filePath, line, column))
   return { (_: repeat each Argument) in
     site.reportCall()
     return placeholder()
@@ -87,7 +87,7 @@ public func unimplemented<each Argument, Result>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (repeat each Argument) throws -> Result {
-  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  let site = UnimplementedSite(description, function, SourceSite(fileID, filePath, line, column))
   return { (_: repeat each Argument) in
     throw site.reportCall()
   }
@@ -112,7 +112,7 @@ public func unimplemented<each Argument, Result>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (repeat each Argument) async throws -> Result {
-  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  let site = UnimplementedSite(description, function, SourceSite(fileID, filePath, line, column))
   return { (_: repeat each Argument) in
     throw site.reportCall()
   }
@@ -144,7 +144,7 @@ public func unimplemented<each Argument, Result, Failure: Error>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (repeat each Argument) throws -> Result {
-  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  let site = UnimplementedSite(description, function, SourceSite(fileID, filePath, line, column))
   return { (_: repeat each Argument) in
     site.reportCall()
     throw error()
@@ -171,7 +171,7 @@ public func unimplemented<each Argument, Result, Failure: Error>(
   line: Int = #line,
   column: Int = #column
 ) -> @Sendable (repeat each Argument) async throws -> Result {
-  let site = UnimplementedSite(description, fileID, filePath, function, line, column)
+  let site = UnimplementedSite(description, function, SourceSite(fileID, filePath, line, column))
   return { (_: repeat each Argument) in
     site.reportCall()
     throw error()
@@ -204,6 +204,7 @@ public func unimplemented<Result>(
   line: Int = #line,
   column: Int = #column
 ) -> Result {
-  _ = UnimplementedSite(description, fileID, filePath, function, line, column).reportCall()
+  let site = UnimplementedSite(description, function, SourceSite(fileID, filePath, line, column))
+  site.reportCall()
   return placeholder()
 }

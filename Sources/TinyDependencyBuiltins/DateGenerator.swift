@@ -42,12 +42,12 @@ public struct DateGenerator: Sendable {
 
   /// Records a use of the placeholder, at the caller's site when it is known.
   @usableFromInline
-  static func reportPlaceholder(fileID: String, filePath: String, line: Int, column: Int) {
+  static func reportPlaceholder(at site: SourceSite?) {
     Placeholder.report(
       "date",
       returned: "Date(timeIntervalSinceReferenceDate: 0)",
       fix: "`$0.date = .constant(someDate)` or `$0.date.now = someDate`",
-      at: .init(fileID: fileID, filePath: filePath, line: line, column: column)
+      at: site
     )
   }
 
@@ -63,7 +63,7 @@ public struct DateGenerator: Sendable {
   public var now: Date {
     @inlinable get {
       if isPlaceholder {
-        Self.reportPlaceholder(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+        Self.reportPlaceholder(at: nil)
       }
       return generate()
     }
@@ -89,7 +89,7 @@ public struct DateGenerator: Sendable {
     column: Int = #column
   ) -> Date {
     if isPlaceholder {
-      Self.reportPlaceholder(fileID: fileID, filePath: filePath, line: line, column: column)
+      Self.reportPlaceholder(at: SourceSite(fileID, filePath, line, column))
     }
     return generate()
   }

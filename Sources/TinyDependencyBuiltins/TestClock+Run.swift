@@ -72,10 +72,7 @@ extension TestClock {
           "TestClock.run(timeout:): \(count) \(count == 1 ? "sleep is" : "sleeps are") still "
             + "waiting after \(duration). A timer or loop that never ends needs "
             + "`advance(by:)` and cancellation instead of `run()`.",
-          fileID: fileID,
-          filePath: filePath,
-          line: line,
-          column: column
+          at: SourceSite(fileID, filePath, line, column)
         )
         return
       }
@@ -124,10 +121,7 @@ extension TestClock {
     let sleeping = state.withLock { $0.sleepers.count }
     IssueReporter.report(
       "TestClock.waitForSleepers(\(count)): only \(sleeping) sleeping after \(timeout).",
-      fileID: fileID,
-      filePath: filePath,
-      line: line,
-      column: column
+      at: SourceSite(fileID, filePath, line, column)
     )
   }
 

@@ -77,7 +77,7 @@ public struct UUIDGenerator: Sendable {
         "uuid",
         returned: "UUID(0)",
         fix: "`$0.uuid = .incrementing` or `$0.uuid = .constant(UUID(0))`",
-        at: .init(fileID: fileID, filePath: filePath, line: line, column: column)
+        at: SourceSite(fileID, filePath, line, column)
       )
     }
     return generate()

@@ -93,7 +93,7 @@ public struct WithRandomNumberGenerator: Sendable {
           "withRandomNumberGenerator",
           returned: "a SeededRandomNumberGenerator(seed: 0)",
           fix: "`$0.withRandomNumberGenerator = .seeded(42)`",
-          at: .init(fileID: fileID, filePath: filePath, line: line, column: column)
+          at: SourceSite(fileID, filePath, line, column)
         )
       }
       var generator: any RandomNumberGenerator & Sendable = LockedDraw(state: state)

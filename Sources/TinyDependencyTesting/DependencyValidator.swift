@@ -207,13 +207,7 @@ public enum DependencyValidator {
   ) -> DependencyValidationReport {
     for finding in report.findings {
       // Recorded by the running test, or written to standard error outside one.
-      IssueReporter.report(
-        finding.description,
-        fileID: fileID,
-        filePath: filePath,
-        line: line,
-        column: column
-      )
+      IssueReporter.report(finding.description, at: SourceSite(fileID, filePath, line, column))
     }
     return report
   }

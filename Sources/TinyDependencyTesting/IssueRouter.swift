@@ -10,43 +10,36 @@ import XCTest
 /// The core looks this type up by its mangled name, `21TinyDependencyTesting11IssueRouterO`:
 /// keep the name and module.
 enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
-  static func record(
-    _ message: String,
-    fileID: String,
-    filePath: String,
-    line: Int,
-    column: Int
-  ) -> Bool {
-    // A report made inside the library (strict mode, a built-in's placeholder that cannot
-    // name its caller) points at the test instead.
-    let inLibrary =
-      fileID.hasPrefix("TinyDependency/") || fileID.hasPrefix("TinyDependencyBuiltins/")
+  static func record(_ message: String, at site: SourceSite?) -> Bool {
+    // A report made inside the library, with no site of the user's (strict mode, a leak, a
+    // built-in's placeholder that cannot name its caller), points at the test instead.
     if let test = Test.current {
-      let location =
-        inLibrary
-        ? test.sourceLocation
-        : SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-      Issue.record(Comment(rawValue: message), sourceLocation: location)
+      let location = site.map {
+        SourceLocation(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: $0.column)
+      }
+      Issue.record(Comment(rawValue: message), sourceLocation: location ?? test.sourceLocation)
       return true
     }
     if let scope = XCTestScopes.current {
       // At the innermost `withTestDependencies` call.
       scope.testCase.recordDependencyFailure(
         message,
-        filePath: inLibrary ? scope.filePath : filePath,
-        line: inLibrary ? scope.line : line
+        filePath: site?.filePath ?? scope.filePath,
+        line: site?.line ?? scope.line
       )
       return true
     }
     switch TestRootRegistry.runningXCTest {
     case .named(let testCase):
+      // XCTest gives no test's location: a report with no site is placed here.
+      let (filePath, line) = site.map { ($0.filePath, $0.line) } ?? (#filePath, #line)
       testCase.recordDependencyFailure(message, filePath: filePath, line: line)
       return true
     case .unnamed:
       // The method that was running when the registry started observing XCTest: XCTest
       // names it to no one, so it fails through XCTest's own current test, with the site in
       // the message.
-      XCTFail(inLibrary ? message : "\(message) (at \(fileID):\(line))")
+      XCTFail(site.map { "\(message) (at \($0))" } ?? message)
       // XCTest drops a failure outside any test. The observer, told of the failure at once,
       // learned the method's name if it landed; otherwise standard error takes it.
       if case .named = TestRootRegistry.runningXCTest { return true }

@@ -44,7 +44,7 @@
 
     override func startLoading() {
       let url = request.url.map { "\($0)" } ?? "a request without a URL"
-      reportIssue(
+      IssueReporter.report(
         "Unimplemented: @Dependency(\\.urlSession) was used in a test without an override to load "
           + "\(url). Override it for the test: `$0.urlSession = URLSession(configuration: …)` "
           + "with protocolClasses that answer the request."

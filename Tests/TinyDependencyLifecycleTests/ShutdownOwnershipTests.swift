@@ -19,7 +19,7 @@ struct ShutdownOwnershipTests {
     let handedIn = Resource("HandedIn", settings: values.asyncSettings)
     var prepared = DependencyValues(context: values.context)
     prepared[HandedInKey.self] = handedIn
-    let site = PreparedRoot.CallSite(fileID: "App/Main.swift", line: 1)
+    let site = SourceSite("App/Main.swift", "/App/Main.swift", 1, 1)
     _ = PreparedRoot().apply(PreparedRoot.changes(in: prepared), to: values.storage, at: site)
     #expect(values[HandedInKey.self] === handedIn)
     try await values.prepare([PoolKey.self])

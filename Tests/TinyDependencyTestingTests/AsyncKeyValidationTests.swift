@@ -29,6 +29,7 @@ struct AsyncKeyValidationTests {
       try await DependencyValues.current.prepare([LivePoolKey.self])
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("LivePoolKey has no makeTest()") }
+        && issue.sourceLocation?.fileName == "AsyncKeyValidationTests.swift"
     }
     #expect(DependencyValues.current[LivePoolKey.self] == "live pool")
   }

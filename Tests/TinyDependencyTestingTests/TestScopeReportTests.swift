@@ -116,6 +116,15 @@ struct TestScopeReportTests {
     }
   }
 
+  @Test func anOverrideNothingReadIsReportedAtTheTestNotInsideTheLibrary() async throws {
+    try await withKnownIssue {
+      try await runAsTest([.strictDependencies, .dependency(\.greeting, "unused")]) {}
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("overrode GreetingKey") }
+        && issue.sourceLocation?.fileName == "TestScopeReportTests.swift"
+    }
+  }
+
   @Test func anOverrideInsideTheTestCountsToo() async throws {
     try await withKnownIssue {
       try await runAsTest([.strictDependencies]) {

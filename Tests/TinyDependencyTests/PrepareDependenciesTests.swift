@@ -23,7 +23,7 @@ struct PrepareDependenciesTests {
     func prepare(line: Int, _ update: (inout DependencyValues) -> Void) -> String? {
       var prepared = DependencyValues(context: values.context)
       update(&prepared)
-      let site = PreparedRoot.CallSite(fileID: "App/Main.swift", line: line)
+      let site = SourceSite("App/Main.swift", "/App/Main.swift", line, 1)
       return registry.apply(PreparedRoot.changes(in: prepared), to: values.storage, at: site)
         .message(at: site, context: values.context)
     }

@@ -12,13 +12,6 @@
 /// changes. The call reports it. In the preview context a later call replaces the values of the
 /// keys it sets, since a preview runs its setup again; values built from the old ones keep them.
 package final class PreparedRoot: Sendable {
-  /// Where a call was made, for messages.
-  struct CallSite: Sendable, CustomStringConvertible {
-    let fileID: String
-    let line: Int
-    var description: String { "\(fileID):\(line)" }
-  }
-
   /// One value a call set.
   struct Change {
     let key: KeyType
@@ -36,11 +29,11 @@ package final class PreparedRoot: Sendable {
     /// Transient keys, which are built on every read and so cannot be prepared.
     var transient: [KeyType] = []
     /// The first call, when this one is not it.
-    var firstCall: CallSite?
+    var firstCall: SourceSite?
   }
 
   private struct State {
-    var firstCall: CallSite?
+    var firstCall: SourceSite?
     /// The values applied, for a test that asks to see them.
     var prepared: [ObjectIdentifier: (key: KeyType, box: AnyBox)] = [:]
     var order: [ObjectIdentifier] = []
@@ -59,7 +52,7 @@ package final class PreparedRoot: Sendable {
   /// Applies `changes` to `root`, as the call at `site` asks. The record's lock and the root's
   /// are taken one after the other, never one inside the other: first the call is counted, then
   /// the root takes what it may, then the record notes what it took.
-  func apply(_ changes: [Change], to root: DependencyStorage, at site: CallSite) -> Outcome {
+  func apply(_ changes: [Change], to root: DependencyStorage, at site: SourceSite) -> Outcome {
     let replaces = root.context == .preview
     var outcome = Outcome()
     outcome.firstCall = state.withLock { prepared in
@@ -127,7 +120,7 @@ package final class PreparedRoot: Sendable {
 extension PreparedRoot.Outcome {
   /// The report for a call that was not the first, or that kept or skipped a value; nil for a
   /// first call that applied everything, and for a preview's later call.
-  func message(at site: PreparedRoot.CallSite, context: DependencyContext) -> String? {
+  func message(at site: SourceSite, context: DependencyContext) -> String? {
     func names(_ keys: [KeyType]) -> String {
       keys.map(\.name).joined(separator: ", ")
     }

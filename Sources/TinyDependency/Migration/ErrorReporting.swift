@@ -25,13 +25,8 @@ public func reportIssue(
   column: Int = #column
 ) {
   let prefix = message().map { "\($0): " } ?? ""
-  IssueReporter.report(
-    "\(prefix)Caught error: \(error)",
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
+  let site = SourceSite(fileID, filePath, line, column)
+  IssueReporter.report("\(prefix)Caught error: \(error)", at: site)
 }
 
 /// Runs `body` and reports what it throws as an issue, instead of throwing it.
@@ -62,14 +57,7 @@ public func withErrorReporting<R>(
   do {
     return try body()
   } catch {
-    reportIssue(
-      error,
-      message(),
-      fileID: fileID,
-      filePath: filePath,
-      line: line,
-      column: column
-    )
+    reportIssue(error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
     return nil
   }
 }
@@ -104,14 +92,7 @@ public func withErrorReporting<R>(
   do {
     return try await body()
   } catch {
-    reportIssue(
-      error,
-      message(),
-      fileID: fileID,
-      filePath: filePath,
-      line: line,
-      column: column
-    )
+    reportIssue(error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
     return nil
   }
 }

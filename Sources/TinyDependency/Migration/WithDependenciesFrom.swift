@@ -35,13 +35,7 @@ public func withDependencies<Parent: AnyObject, R>(
   line: Int = #line,
   column: Int = #column
 ) rethrows -> R {
-  var values = DependencyValues.values(
-    of: parent,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
+  var values = DependencyValues.values(of: parent, at: SourceSite(fileID, filePath, line, column))
   try update(&values)
   return try values.bind(operation)
 }
@@ -69,13 +63,7 @@ public func withDependencies<Parent: AnyObject, R>(
   line: Int = #line,
   column: Int = #column
 ) rethrows -> R {
-  let values = DependencyValues.values(
-    of: parent,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
+  let values = DependencyValues.values(of: parent, at: SourceSite(fileID, filePath, line, column))
   return try values.bind(operation)
 }
 
@@ -103,13 +91,7 @@ public func withDependencies<Parent: AnyObject, R>(
   line: Int = #line,
   column: Int = #column
 ) async rethrows -> R {
-  var values = DependencyValues.values(
-    of: parent,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
+  var values = DependencyValues.values(of: parent, at: SourceSite(fileID, filePath, line, column))
   try await update(&values)
   return try await values.bind(isolation: isolation, operation)
 }
@@ -135,13 +117,7 @@ public func withDependencies<Parent: AnyObject, R>(
   line: Int = #line,
   column: Int = #column
 ) async rethrows -> R {
-  let values = DependencyValues.values(
-    of: parent,
-    fileID: fileID,
-    filePath: filePath,
-    line: line,
-    column: column
-  )
+  let values = DependencyValues.values(of: parent, at: SourceSite(fileID, filePath, line, column))
   return try await values.bind(isolation: isolation, operation)
 }
 
@@ -158,13 +134,7 @@ extension Dependency: ScopeCapturing {
 extension DependencyValues {
   /// The values `parent`'s dependencies are read from now; the current ones, reported, when it
   /// holds no ``Dependency``.
-  static func values(
-    of parent: AnyObject,
-    fileID: String,
-    filePath: String,
-    line: Int,
-    column: Int
-  ) -> DependencyValues {
+  static func values(of parent: AnyObject, at site: SourceSite) -> DependencyValues {
     let current = DependencyValues.current
     var mirror: Mirror? = Mirror(reflecting: parent)
     while let reflected = mirror {
@@ -180,10 +150,7 @@ extension DependencyValues {
         + "holds no @Dependency: its dependencies cannot be found, so the operation runs in the "
         + "current scope. Give the parent a @Dependency property, or make the child inside "
         + "withDependencies { … } operation: { … } instead.",
-      fileID: fileID,
-      filePath: filePath,
-      line: line,
-      column: column
+      at: site
     )
     return current
   }

@@ -9,31 +9,17 @@ enum Placeholder {
   /// Quiet only while a trait writes through a key path (`.dependency(\.date.now, …)`), which
   /// reads the last property before it sets it.
   ///
-  /// The issue is recorded at `location`, the test's call, when the placeholder's API can take
-  /// it (`uuid()`, `date()`, `withRandomNumberGenerator { … }`); otherwise here, which the test
-  /// runner's router moves to the test (or to the innermost `withTestDependencies` call).
+  /// The issue is recorded at `site`, the test's call, when the placeholder's API can take it
+  /// (`uuid()`, `date()`, `withRandomNumberGenerator { … }`); otherwise the test runner's router
+  /// places it at the test (or at the innermost `withTestDependencies` call).
   static func report(
     _ property: String,
     returned placeholder: String,
     fix: String,
-    at location: CallSite = CallSite()
+    at site: SourceSite? = nil
   ) {
     guard !IssueReporter.isWritingThroughKeyPath else { return }
-    IssueReporter.report(
-      message(property, returned: placeholder, fix: fix),
-      fileID: location.fileID,
-      filePath: location.filePath,
-      line: location.line,
-      column: location.column
-    )
-  }
-
-  /// Where a placeholder was called.
-  struct CallSite {
-    var fileID: String = #fileID
-    var filePath: String = #filePath
-    var line: Int = #line
-    var column: Int = #column
+    IssueReporter.report(message(property, returned: placeholder, fix: fix), at: site)
   }
 
   /// Records that a test read the built-in `property`, whose value is the placeholder itself
