@@ -51,7 +51,7 @@ public struct DependencyValues: Sendable {
   }
 
   /// The build this container's reads belong to, if it was bound for one.
-  var frame: BuildFrame? {
+  package var frame: BuildFrame? {
     get { binding?.frame }
     set { binding = newValue.map(BuildBinding.init) }
   }

@@ -150,7 +150,7 @@ extension DependencyValues {
         start: {
           PendingBuild(
             key: key,
-            record: BuildRecord(key: key.type, in: self),
+            record: BuildFrame(key: key.type, in: self),
             startedBy: PendingBuild.awaiting
           )
         }

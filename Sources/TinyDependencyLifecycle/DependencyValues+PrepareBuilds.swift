@@ -5,14 +5,14 @@ import TinyDependency
 extension DependencyValues {
   /// The value of `key` for the builder running in this task, which the read becomes an edge
   /// of; the build is awaited after checking that it does not await the builder back.
-  func preparedInBuilder(_ key: KeyType) async throws -> PreparedValue {
+  func preparedInBuilder(_ key: KeyType) async throws -> BuiltValue {
     if let value = overriddenValue(of: key.type) {
-      buildRecord?.recordRead(of: key.type, inputs: [])
+      frame?.record(key.type, inputs: [])
       return value
     }
     let lifecycle = Lifecycle.of(self)
     while true {
-      let built: PreparedValue
+      let built: BuiltValue
       switch try find(key, in: lifecycle) {
       case .built(let existing):
         built = existing
@@ -25,7 +25,7 @@ extension DependencyValues {
         }
         built = try await awaitBuild(pending, starting: isNew ? lifecycle : nil)
       }
-      buildRecord?.recordRead(of: key.type, inputs: built.inputs)
+      frame?.record(key.type, inputs: built.inputs)
       return built
     }
   }
@@ -37,7 +37,7 @@ extension DependencyValues {
   private func awaitBuild(
     _ pending: PendingBuild,
     starting lifecycle: Lifecycle?
-  ) async throws -> PreparedValue {
+  ) async throws -> BuiltValue {
     // Only the builder's own waits are edges: a task it started and does not await is not
     // waited for by the build, so a wait there can't close a loop through it.
     guard let waiter = PendingBuild.awaiting else {
@@ -95,7 +95,7 @@ extension DependencyValues {
       pending.settle(.failure(.wrapping(error, from: pending.key)))
     case .success(let value):
       if trace.fellBack { reportAsyncFallback(of: Key.self, in: values) }
-      let built = PreparedValue(value, of: Key.self, record: trace)
+      let built = BuiltValue(value, of: Key.self, trace: trace)
       let open = lifecycle.isOpen
       // A build everyone stopped awaiting is not kept: nobody asked for it any more.
       if !pending.isSettled && !pending.isAbandoned && open && values.storePrepared(built) {

@@ -12,13 +12,13 @@
 /// `@unchecked Sendable`: `state` is only touched inside `lock.withLock` (``withState(_:)``);
 /// the other stored properties are immutable.
 @usableFromInline
-final class BuildFrame: @unchecked Sendable {
+package final class BuildFrame: @unchecked Sendable {
   let key: ObjectIdentifier
   /// The key type, named only when a message needs it.
   private let keyTypeBox: KeyType
-  var keyType: any DependencyKey.Type { keyTypeBox.type }
+  package var keyType: any DependencyKey.Type { keyTypeBox.type }
   var keyName: String { _typeName(keyType, qualified: false) }
-  let context: DependencyContext
+  package let context: DependencyContext
   /// The build that read this key, if any.
   let parent: BuildFrame?
   /// The build this thread was running when this one started, if any.
@@ -58,12 +58,13 @@ final class BuildFrame: @unchecked Sendable {
   }
 
   /// What a finished build read and kept.
-  struct Trace {
+  package struct Trace {
     /// Every key the build read, directly or through the keys it read.
-    let inputs: Set<ObjectIdentifier>
+    package let inputs: Set<ObjectIdentifier>
     /// The keys the build read itself, in order.
     let reads: [KeyType]
-    let fellBack: Bool
+    /// Whether the key's value for the context was the protocol's fallback to its default.
+    package let fellBack: Bool
     let hold: ScopeHold
   }
 
@@ -86,7 +87,7 @@ final class BuildFrame: @unchecked Sendable {
   // MARK: - Recording
 
   /// Records that the build read `keyType`, whose own value was built from `keyInputs`.
-  func record(
+  package func record(
     _ keyType: any DependencyKey.Type,
     inputs keyInputs: Set<ObjectIdentifier>,
     hold: ScopeHold = .none
@@ -140,7 +141,7 @@ final class BuildFrame: @unchecked Sendable {
   }
 
   /// Ends the build and returns what it read.
-  func finish() -> Trace {
+  package func finish() -> Trace {
     let trace = withState { state in
       state.isFinished = true
       return Trace(
@@ -214,7 +215,7 @@ final class BuildFrame: @unchecked Sendable {
 }
 
 /// How a value keeps the scope it was built in, which decides where it may be shared.
-enum ScopeHold: Int, Comparable, Sendable {
+package enum ScopeHold: Int, Comparable, Sendable {
   /// Not at all: the value is shared with every scope that overrides nothing it read.
   case none
   /// It holds a `@Dependency` made in its scope. Reads through the wrapper combine that scope
@@ -225,5 +226,5 @@ enum ScopeHold: Int, Comparable, Sendable {
   /// the scopes around nor reused by scopes inside that override anything.
   case escapedScope
 
-  static func < (lhs: ScopeHold, rhs: ScopeHold) -> Bool { lhs.rawValue < rhs.rawValue }
+  package static func < (lhs: ScopeHold, rhs: ScopeHold) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -3,12 +3,12 @@
 #endif
 
 /// A value built for a key, and the keys it read while being built.
-struct BuiltValue: Sendable {
+package struct BuiltValue: Sendable {
   let box: AnyBox
   /// Every key the build read, directly or through the keys it read.
-  let inputs: Set<ObjectIdentifier>
+  package let inputs: Set<ObjectIdentifier>
   /// The key the value was built for.
-  let key: KeyType
+  package let key: KeyType
   /// The keys the build read itself, in the order it first read them.
   let reads: [KeyType]
   /// How the value keeps the scope it was built in.

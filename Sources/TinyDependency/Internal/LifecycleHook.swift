@@ -8,102 +8,52 @@
 /// container. The core holds no async coordination: builds in flight, waiters, timeouts and
 /// shutdown order are the layer's.
 
-/// A value a container holds, with what its build read: the unit the lifecycle stores and
-/// shuts down.
-package struct PreparedValue: Sendable {
-  let built: BuiltValue
-
-  init(_ built: BuiltValue) { self.built = built }
-
-  /// `value`, built for `key` by a build whose reads `record` kept.
+extension BuiltValue {
+  /// `value`, built for `key` by a build whose reads `trace` kept: the unit the lifecycle
+  /// stores and shuts down.
   package init<Value: Sendable>(
     _ value: Value,
     of key: any DependencyKey.Type,
-    record: BuildRecord.Trace
+    trace: BuildFrame.Trace
   ) {
-    built = BuiltValue(
+    self.init(
       box: Box(value),
-      inputs: record.inputs,
+      inputs: trace.inputs,
       key: KeyType(key),
-      reads: record.reads,
-      hold: record.hold
+      reads: trace.reads,
+      hold: trace.hold
     )
   }
 
   /// The value, as its key's `Value`.
-  package func value<Value: Sendable>(as type: Value.Type) -> Value { built.box.unbox(as: type) }
+  package func value<Value: Sendable>(as type: Value.Type) -> Value { box.unbox(as: type) }
 
   /// The value, whatever its type.
   package var anyValue: any Sendable {
     func open<Key: DependencyKey>(_ key: Key.Type) -> any Sendable {
-      built.box.unbox(as: Key.Value.self)
+      box.unbox(as: Key.Value.self)
     }
-    return open(built.key.type)
+    return open(key.type)
   }
-
-  /// Every key the build read, directly or through the keys it read.
-  package var inputs: Set<ObjectIdentifier> { built.inputs }
-  /// The key the value is held under.
-  package var key: any DependencyKey.Type { built.key.type }
 }
 
-/// The record of one async build: the keys its builder reads become its inputs and the edges
-/// of the graph, as they do for a synchronous build.
-package struct BuildRecord: Sendable {
-  let frame: BuildFrame
-
-  /// What a finished build read.
-  package struct Trace: Sendable {
-    let inputs: Set<ObjectIdentifier>
-    let reads: [KeyType]
-    let hold: ScopeHold
-    /// Whether the key's value for the context was the protocol's fallback to its default.
-    package let fellBack: Bool
-  }
-
-  /// A record for a build of `key` in `values`, read by no other build.
-  package init(key: any DependencyKey.Type, in values: DependencyValues) {
-    frame = BuildFrame(
+extension BuildFrame {
+  /// The frame of an async build of `key` in `values`, read by no other build: the keys its
+  /// builder reads become its inputs and the edges of the graph, as for a synchronous build.
+  package convenience init(key: any DependencyKey.Type, in values: DependencyValues) {
+    self.init(
       keyType: key,
       context: values.storage.context,
       parent: nil,
       recorder: values.storage.recorder
     )
   }
-
-  init(_ frame: BuildFrame) { self.frame = frame }
-
-  /// Ends the build and returns what it read.
-  package func finish() -> Trace {
-    let trace = frame.finish()
-    return Trace(
-      inputs: trace.inputs,
-      reads: trace.reads,
-      hold: trace.hold,
-      fellBack: trace.fellBack
-    )
-  }
-
-  /// Records that the build read `value`, held under `key`.
-  package func recordRead(of key: any DependencyKey.Type, inputs: Set<ObjectIdentifier>) {
-    frame.record(key, inputs: inputs)
-  }
-
-  /// The key being built.
-  package var key: any DependencyKey.Type { frame.keyType }
-
-  /// The context the key is built for.
-  package var context: DependencyContext { frame.context }
-
-  /// Whether two records are the same build.
-  package static func === (lhs: BuildRecord, rhs: BuildRecord) -> Bool { lhs.frame === rhs.frame }
 }
 
-/// Stops with a cycle through async builds: `records`, outermost first, then `key` again.
-package func stopWithCycle(_ records: [BuildRecord], reentering key: any DependencyKey.Type)
-  -> Never
+/// Stops with a cycle through async builds: `frames`, outermost first, then `key` again.
+package func stopWithCycle(_ frames: [BuildFrame], reentering key: any DependencyKey.Type) -> Never
 {
-  Diagnostics.stopWithCycle(records.map(\.frame), reentering: [key], recorder: nil)
+  Diagnostics.stopWithCycle(frames, reentering: [key], recorder: nil)
 }
 
 /// Writes `message` to standard error and stops: a programmer error of the lifecycle's.
@@ -126,13 +76,10 @@ extension DependencyKey {
 extension DependencyValues {
   // MARK: - Builds
 
-  /// The build this container's reads are recorded in, if any.
-  package var buildRecord: BuildRecord? { frame.map(BuildRecord.init) }
-
-  /// This container, recording its reads in `record`.
-  package func recording(in record: BuildRecord) -> DependencyValues {
+  /// This container, recording its reads in `frame`.
+  package func recording(in frame: BuildFrame) -> DependencyValues {
     var copy = self
-    copy.frame = record.frame
+    copy.frame = frame
     return copy
   }
 
@@ -149,13 +96,13 @@ extension DependencyValues {
     try await bind(isolation: isolation, operation)
   }
 
-  /// The builds that read the key whose synchronous read is in progress, up to `record`
+  /// The builds that read the key whose synchronous read is in progress, up to `outer`
   /// (excluded), outermost first.
-  package func readers(below record: BuildRecord) -> [BuildRecord] {
-    var chain: [BuildRecord] = []
+  package func readers(below outer: BuildFrame) -> [BuildFrame] {
+    var chain: [BuildFrame] = []
     var frame = self.frame?.parent
-    while let nested = frame, nested !== record.frame {
-      chain.append(BuildRecord(nested))
+    while let nested = frame, nested !== outer {
+      chain.append(nested)
       frame = nested.parent
     }
     return chain.reversed()
@@ -176,21 +123,21 @@ extension DependencyValues {
   // MARK: - Values
 
   /// The value set on this container for `key`, if any.
-  package func overriddenValue(of key: any DependencyKey.Type) -> PreparedValue? {
+  package func overriddenValue(of key: any DependencyKey.Type) -> BuiltValue? {
     let id = ObjectIdentifier(key)
     guard let box = storage.overrides[id] else { return nil }
-    return PreparedValue(BuiltValue(box: box, inputs: [], key: KeyType(key), reads: []))
+    return BuiltValue(box: box, inputs: [], key: KeyType(key), reads: [])
   }
 
   /// The value of `key` built here or shared from a scope around, without building anything.
-  package func existingValue(of key: any DependencyKey.Type) -> PreparedValue? {
-    storage.existingBuiltValue(for: ObjectIdentifier(key)).map(PreparedValue.init)
+  package func existingValue(of key: any DependencyKey.Type) -> BuiltValue? {
+    storage.existingBuiltValue(for: ObjectIdentifier(key))
   }
 
   /// Keeps `value` as this container's built value of its key; false, storing nothing, when
   /// the container already has or builds one.
-  package func storePrepared(_ value: PreparedValue) -> Bool {
-    storage.storePrepared(value.built.key.id, value.built)
+  package func storePrepared(_ value: BuiltValue) -> Bool {
+    storage.storePrepared(value.key.id, value)
   }
 
   /// Sets a layer's own marker key on this container without the public setter, so that a
@@ -200,7 +147,7 @@ extension DependencyValues {
   }
 
   /// The values built or prepared here that the containers this one derives from don't share.
-  package var ownBuiltValues: [PreparedValue] { storage.ownBuiltValues.map(PreparedValue.init) }
+  package var ownBuiltValues: [BuiltValue] { storage.ownBuiltValues }
 
   /// Marks the values of `keys` as shut down: reads of them stop from now on, here and in every
   /// scope that read them before.

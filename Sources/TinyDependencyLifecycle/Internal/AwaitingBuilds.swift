@@ -188,7 +188,7 @@ final class BuildJoin: Sendable {
   /// Stops waiting with `error`, as a failed build would.
   func fail(_ error: any Error) { finish(.failure(error)) }
 
-  private func settled(_ result: Result<PreparedValue, any Error>) {
+  private func settled(_ result: Result<BuiltValue, any Error>) {
     switch result {
     case .failure(let error):
       finish(.failure(error))

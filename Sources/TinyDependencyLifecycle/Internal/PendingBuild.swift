@@ -7,16 +7,16 @@ import TinyDependency
 /// the build settles, so a prepare of many keys waits for all of them in one task, and a
 /// build's deadline is the watchdog of the prepare that waits for it.
 final class PendingBuild: Sendable {
-  typealias Observer = @Sendable (Result<PreparedValue, any Error>) -> Void
+  typealias Observer = @Sendable (Result<BuiltValue, any Error>) -> Void
 
   let key: KeyType
-  let record: BuildRecord
+  let record: BuildFrame
   /// Orders builds by when they were made, so a cycle is reported from the one made first.
   let serial = PendingBuild.serials.next()
   private static let serials = Counter()
 
   private struct State {
-    var machine = PreparationStateMachine<Observer, Result<PreparedValue, PreparationError>>()
+    var machine = PreparationStateMachine<Observer, Result<BuiltValue, PreparationError>>()
     var task: Task<Void, Never>?
     /// Called with this build when it is given up before its builder finished.
     var onGiveUp: (@Sendable (PendingBuild) -> Void)?
@@ -67,7 +67,7 @@ final class PendingBuild: Sendable {
   /// The build whose builder started this one and awaits it, if any.
   let startedBy: PendingBuild?
 
-  init(key: KeyType, record: BuildRecord, startedBy: PendingBuild? = nil) {
+  init(key: KeyType, record: BuildFrame, startedBy: PendingBuild? = nil) {
     self.key = key
     self.record = record
     self.startedBy = startedBy
@@ -98,7 +98,7 @@ final class PendingBuild: Sendable {
   /// Ends the build with `outcome` and tells its observers; returns false if it had already
   /// ended (it timed out), in which case nothing changes.
   @discardableResult
-  func settle(_ outcome: Result<PreparedValue, PreparationError>) -> Bool {
+  func settle(_ outcome: Result<BuiltValue, PreparationError>) -> Bool {
     let action = state.withLock { state in
       let action = state.machine.settle(outcome)
       if case .notify = action {
@@ -131,7 +131,7 @@ final class PendingBuild: Sendable {
   /// Calls `observer` when the build settles; returns the observation's number, or the
   /// outcome at once (not calling `observer`) if the build already settled.
   func observe(_ observer: @escaping Observer) -> (
-    id: UInt64?, ready: Result<PreparedValue, any Error>?
+    id: UInt64?, ready: Result<BuiltValue, any Error>?
   ) {
     switch state.withLock({ $0.machine.observe(observer) }) {
     case .observing(let id): return (id, nil)
@@ -154,7 +154,7 @@ final class PendingBuild: Sendable {
 
   /// Waits for the build's value. If the waiting task is cancelled, it stops waiting with a
   /// `CancellationError`, and the builder is cancelled when nobody waits for it any more.
-  func value() async throws -> PreparedValue {
+  func value() async throws -> BuiltValue {
     let slot = ObservationSlot()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in

@@ -27,7 +27,7 @@ final class Lifecycle: Sendable {
 
   /// What ``build(for:existing:start:)`` found.
   enum Found {
-    case built(PreparedValue)
+    case built(BuiltValue)
     case pending(PendingBuild, isNew: Bool)
   }
 
@@ -40,7 +40,7 @@ final class Lifecycle: Sendable {
   /// second build of a key never starts beside a stored value.
   func build(
     for key: ObjectIdentifier,
-    existing: () -> PreparedValue?,
+    existing: () -> BuiltValue?,
     start: () -> PendingBuild
   ) throws -> Found {
     var action = state.withLock { $0.find(key) }

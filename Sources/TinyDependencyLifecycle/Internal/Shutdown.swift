@@ -12,24 +12,24 @@ enum Shutdown {
     let value: any DependencyShutdown
   }
 
-  static func run(_ values: [PreparedValue]) async -> ShutdownReport {
+  static func run(_ values: [BuiltValue]) async -> ShutdownReport {
     var targets: [ObjectIdentifier: Target] = [:]
     // The node of each key whose value needs a shutdown.
     var nodeOfKey: [ObjectIdentifier: ObjectIdentifier] = [:]
     for built in values {
       guard let value = built.anyValue as? any DependencyShutdown else { continue }
-      let key = ObjectIdentifier(built.key)
+      let key = built.key.id
       let node = type(of: value) is AnyClass ? ObjectIdentifier(value as AnyObject) : key
       nodeOfKey[key] = node
       targets[node, default: Target(keys: [], value: value)].keys
-        .append(_typeName(built.key, qualified: false))
+        .append(built.key.name)
     }
     // A node waits for every node that read it, directly or through other keys.
     var readers: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
     var readBy: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
     for node in targets.keys { readers[node] = [] }
     for built in values {
-      guard let node = nodeOfKey[ObjectIdentifier(built.key)] else { continue }
+      guard let node = nodeOfKey[built.key.id] else { continue }
       for input in built.inputs {
         guard let inputNode = nodeOfKey[input], inputNode != node else { continue }
         readers[inputNode, default: []].insert(node)
@@ -67,12 +67,12 @@ enum Shutdown {
     }
     let shutDown = Set(nodeOfKey.keys)
     let retired = values.filter { built in
-      shutDown.contains(ObjectIdentifier(built.key)) || !built.inputs.isDisjoint(with: shutDown)
+      shutDown.contains(built.key.id) || !built.inputs.isDisjoint(with: shutDown)
     }
     return ShutdownReport(
       order: order,
       failures: failures,
-      retired: Set(retired.map { ObjectIdentifier($0.key) })
+      retired: Set(retired.map { $0.key.id })
     )
   }
 }

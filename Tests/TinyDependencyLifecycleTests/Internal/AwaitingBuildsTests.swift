@@ -118,6 +118,6 @@ private func isAwaitedByTheOuterBuild() -> Bool {
 private func unstartedBuild(of key: any AsyncDependencyKey.Type) -> PendingBuild {
   PendingBuild(
     key: KeyType(key),
-    record: BuildRecord(key: key, in: DependencyValues(context: .default))
+    record: BuildFrame(key: key, in: DependencyValues(context: .default))
   )
 }
