@@ -93,7 +93,9 @@ struct PersistentMapTests {
     var map = PersistentMap()
     for (position, token) in tokens.enumerated() { map.set(ObjectIdentifier(token), Box(position)) }
     let occupied = map.root.map { $0.bitmap.nonzeroBitCount } ?? 0
-    #expect(occupied >= 28, "the root uses \(occupied) of its 32 slots for 256 keys")
+    // A uniform hash fills all 32 in most runs; where the allocator puts the tokens varies, and
+    // a loaded run once filled 26. The hash that kept the low bits zero filled at most 4.
+    #expect(occupied >= 16, "the root uses \(occupied) of its 32 slots for 256 keys")
     let keySlots = Set(numberedKeys(64).map { PersistentMap.hash(ObjectIdentifier($0)) & 31 })
     #expect(keySlots.count >= 20, "64 key types fall into \(keySlots.count) root slots")
   }
