@@ -9,6 +9,10 @@ package protocol DependencyIssueRouting {
   /// With no `site`, the problem was found inside the library, and the test is the place to
   /// point at.
   static func record(_ message: String, at site: SourceSite?) -> Bool
+
+  /// Strict mode's report that `key`'s test value fell back to its live default, read while
+  /// building `readers` (outermost first): strict mode is the testing product's to report.
+  static func reportLiveFallback(of key: any DependencyKey.Type, readers: [any DependencyKey.Type])
 }
 
 /// Where a user's call was made, for the issues that point at it.
@@ -58,26 +62,6 @@ package enum IssueReporter {
 
   /// The task-local behind ``isWritingThroughKeyPath``.
   package static let writingThroughKeyPath = TaskLocal<Bool>(wrappedValue: false)
-
-  /// The test whose traits are applying their overrides on this task: strict mode's reports of
-  /// live fallbacks built meanwhile wait there until strict mode is known.
-  package static let deferringFallbacks = TaskLocal<(any TestObserver)?>(wrappedValue: nil)
-
-  /// Strict mode's report that `key`'s test value fell back to its live default, read while
-  /// building `readers` (outermost first). A key whose test value is a placeholder that
-  /// reports its own uses (a built-in's) is not reported here: its uses are.
-  static func reportLiveFallback(
-    of key: any DependencyKey.Type,
-    readers: [ObjectIdentifier],
-    message: String
-  ) {
-    if key is any _ReportsItsOwnUses.Type { return }
-    if let scope = deferringFallbacks.get() {
-      scope.deferFallback(keys: [ObjectIdentifier(key)] + readers, message: message)
-      return
-    }
-    report(message)
-  }
 
   /// Reports a problem to the running test, or to standard error outside tests.
   package static func report(_ message: String, at site: SourceSite? = nil) {

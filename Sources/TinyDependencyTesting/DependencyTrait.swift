@@ -45,7 +45,7 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
     let scope = values.testScope
     if scope != nil { values.reportsLiveFallbacks = true }
     try await IssueReporter.applyingOverrides.withValue(true) {
-      try await IssueReporter.deferringFallbacks.withValue(scope) { try await update(&values) }
+      try await TestScope.deferringFallbacks.withValue(scope) { try await update(&values) }
     }
     values.settleStrictMode(strict ?? strictAround)
     defer {
@@ -155,7 +155,7 @@ extension Trait where Self == DependencyTrait {
 
 extension DependencyValues {
   /// Turns strict mode on or off for the test, after a trait or helper applied its overrides
-  /// with live fallbacks recorded (see `IssueReporter.deferringFallbacks`).
+  /// with live fallbacks recorded (see `TestScope.deferringFallbacks`).
   ///
   /// Nothing is rebuilt: strict mode adds reports and never changes a value. A live fallback
   /// built while the overrides applied is reported when the test reads it, or a value built

@@ -49,6 +49,26 @@ enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
     }
   }
 
+  static func reportLiveFallback(
+    of key: any DependencyKey.Type,
+    readers: [any DependencyKey.Type]
+  ) {
+    // A built-in's placeholder reports each use itself.
+    if key is any _ReportsItsOwnUses.Type { return }
+    let name = _typeName(key, qualified: false)
+    let chain = readers.map { _typeName($0, qualified: false) }.joined(separator: " -> ")
+    let whereRead = readers.isEmpty ? "read directly in the test" : "read while building \(chain)"
+    let message =
+      "\(name) has no testValue of its own, so a test used its live defaultValue "
+      + "(\(whereRead)). Declare `static var testValue` on \(name), or override it for the test "
+      + "with `.dependency(…)` or `withDependencies`."
+    if let scope = TestScope.deferringFallbacks.get() {
+      scope.deferFallback(keys: ([key] + readers).map { ObjectIdentifier($0) }, message: message)
+    } else {
+      IssueReporter.report(message)
+    }
+  }
+
   static func replaceCurrentTestRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool {
     TestRootRegistry.replaceCurrentRoot(old, with: new)
   }

@@ -116,7 +116,7 @@ final class TestScope: TestObserver {
         }
         // A trait's own reads wait: strict mode reports what the test reads.
         guard state.strict, !state.deferredFallbacks.isEmpty,
-          IssueReporter.deferringFallbacks.get() == nil
+          TestScope.deferringFallbacks.get() == nil
         else { return .none }
         return .fallbacks(state.takeFallbacks(involving: id))
       }
@@ -145,6 +145,10 @@ final class TestScope: TestObserver {
     // Outside tests, or where the test can't take it, a warning is all there is.
     SystemInterface.writeToStandardError("TinyDependency: " + message)
   }
+
+  /// The test whose traits are applying their overrides on this task: strict mode's reports of
+  /// live fallbacks built meanwhile wait there until strict mode is known.
+  static let deferringFallbacks = TaskLocal<TestScope?>(wrappedValue: nil)
 
   /// Keeps the report of a live fallback built while a trait applied its overrides, until the
   /// test, in strict mode, reads the value or a value built from it.

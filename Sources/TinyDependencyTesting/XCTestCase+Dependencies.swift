@@ -68,7 +68,7 @@ extension XCTestCase {
       let testScope = values.testScope
       if testScope != nil { values.reportsLiveFallbacks = true }
       try IssueReporter.applyingOverrides.withValue(true) {
-        try IssueReporter.deferringFallbacks.withValue(testScope) { try update(&values) }
+        try TestScope.deferringFallbacks.withValue(testScope) { try update(&values) }
       }
       values.settleStrictMode(strict || strictAround)
       defer {

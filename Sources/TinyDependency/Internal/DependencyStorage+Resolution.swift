@@ -175,7 +175,8 @@ extension DependencyStorage {
     }
     let trace = frame.finish()
     if trace.fellBack && reportsLiveFallbacks && context == .test {
-      Diagnostics.reportLiveFallback(of: Key.self, readFrom: values.frame)
+      let readers = values.frame?.activeReaderChain.map(\.keyType) ?? []
+      IssueReporter.router?.reportLiveFallback(of: Key.self, readers: readers)
     }
     return (box, trace)
   }

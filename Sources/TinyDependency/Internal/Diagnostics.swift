@@ -87,24 +87,6 @@ enum Diagnostics {
       """
     )
   }
-
-  /// In strict mode, reports that a test used `key`'s live default for want of a test value.
-  static func reportLiveFallback(of key: any DependencyKey.Type, readFrom reader: BuildFrame?) {
-    let readers = reader?.activeReaderChain ?? []
-    let chain = readers.map(\.keyName)
-    let whereRead =
-      chain.isEmpty
-      ? "read directly in the test"
-      : "read while building " + chain.joined(separator: " -> ")
-    let name = _typeName(key, qualified: false)
-    IssueReporter.reportLiveFallback(
-      of: key,
-      readers: readers.map(\.key),
-      message: "\(name) has no testValue of its own, so a test used its live defaultValue "
-        + "(\(whereRead)). Declare `static var testValue` on \(name), or override it for "
-        + "the test with `.dependency(…)` or `withDependencies`."
-    )
-  }
 }
 
 /// Which build each blocked thread waits for, so that waits forming a loop across threads are

@@ -53,8 +53,7 @@ extension DependencyValues {
 }
 
 /// What a test's containers tell TinyDependencyTesting (its `TestScope`, the only conformer):
-/// the overrides set and the reads made through them, and strict mode's reports of live
-/// fallbacks built while traits apply their overrides.
+/// the overrides set and the reads made through them.
 ///
 /// Every storage made for a test, and every storage derived from one, holds its observer. Reads
 /// through such a storage skip the lock-free fast path and tell the observer, which is how a read
@@ -71,8 +70,4 @@ package protocol TestObserver: AnyObject, Sendable {
   /// `key` is read through one of the test's containers; `override` is the box the read
   /// returned when it was an override.
   func noteRead(of key: any DependencyKey.Type, override: AnyObject?)
-
-  /// Holds strict mode's report of a live fallback (`message`) made while traits apply their
-  /// overrides, until the test reads one of `keys`: the key, then the keys whose builds read it.
-  func deferFallback(keys: [ObjectIdentifier], message: String)
 }
