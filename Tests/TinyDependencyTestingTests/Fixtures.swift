@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import TinyDependency
 
 /// A counter that a test value creates fresh for each container.
@@ -111,7 +112,8 @@ final class Outcome<Value>: @unchecked Sendable {
 /// never finishes fails the test instead of hanging the run.
 func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
   let done = DispatchSemaphore(value: 0)
-  DispatchQueue.global().async {
+  // A thread of its own: a body that blocks must not hold one of the few dispatch workers.
+  Thread.detachNewThread {
     body()
     done.signal()
   }

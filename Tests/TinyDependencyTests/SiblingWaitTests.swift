@@ -42,10 +42,12 @@ struct SiblingWaitTests {
     let handshake = app[HandshakeKey.self]
     let first = ResultSlots<String>(1)
     let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
+    group.enter()
+    onNewThread {
       var request = app
       request.requestID = "first"
       first[0] = request[HandshakeEchoKey.self].name
+      group.leave()
     }
     #expect(handshake.firstRead.wait(timeout: .now() + 10) == .success)
     var request = app
