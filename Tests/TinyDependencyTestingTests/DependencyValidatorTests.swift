@@ -69,9 +69,9 @@ struct DependencyValidatorTests {
     #expect(DependencyValidator.validate([GreetingKey.self]).isComplete)
   }
 
-  @Test func configureThatReachesAnUnsetInputIsReportedInsteadOfHanging() throws {
+  @Test func configureThatReachesAnUnsetInputIsReportedInsteadOfHanging() async throws {
     let result = Outcome<DependencyValidationReport>()
-    let finished = finishes(within: 120) {
+    let finished = await finishes(within: 120) {
       result.value = DependencyValidator.validate([GreetingKey.self]) {
         $0[EndpointUserKey.self] += "!"
       }
@@ -82,9 +82,9 @@ struct DependencyValidatorTests {
     #expect(report.findings.first?.key == "EndpointKey")
   }
 
-  @Test func configureThatMeetsACycleIsReportedInsteadOfHanging() throws {
+  @Test func configureThatMeetsACycleIsReportedInsteadOfHanging() async throws {
     let result = Outcome<DependencyValidationReport>()
-    let finished = finishes(within: 120) {
+    let finished = await finishes(within: 120) {
       result.value = DependencyValidator.validate([GreetingKey.self]) {
         $0[PingKey.self] += "!"
       }

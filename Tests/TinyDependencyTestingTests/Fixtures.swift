@@ -108,6 +108,14 @@ final class Outcome<Value>: @unchecked Sendable {
   var value: Value?
 }
 
+/// ``finishes(within:_:)``, awaited: the test's task gives its thread back to the concurrency
+/// pool meanwhile, so a test that waits for seconds doesn't stall the async tests beside it.
+func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) async -> Bool {
+  await withCheckedContinuation { continuation in
+    Thread.detachNewThread { continuation.resume(returning: finishes(within: seconds, body)) }
+  }
+}
+
 /// Runs `body` on another thread; returns whether it finished within `seconds`. A body that
 /// never finishes fails the test instead of hanging the run.
 func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {

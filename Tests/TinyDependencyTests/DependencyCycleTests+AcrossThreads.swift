@@ -17,7 +17,7 @@ struct DependencyCycleAcrossThreadsTests {
         observing: [\.standardErrorContent]
       ) {
         let values = DependencyValues(context: .default)
-        _ = onThreads(2) { index in
+        _ = await onThreads(2) { index in
           index == 0 ? values[NorthKey.self] : values[SouthKey.self]
         }
       }
@@ -35,7 +35,7 @@ struct DependencyCycleAcrossThreadsTests {
         observing: [\.standardErrorContent]
       ) {
         let values = DependencyValues(context: .default)
-        _ = onThreads(2) { index in
+        _ = await onThreads(2) { index in
           index == 0 ? values[CrossAKey.self] : values[CrossCKey.self]
         }
       }

@@ -28,7 +28,7 @@ struct DependencyCycleFalseAlarmTests {
         observing: [\.standardErrorContent]
       ) {
         let values = DependencyValues(context: .default)
-        let seen = onThreads(4) { _ in values[SixSecondKey.self] }
+        let seen = await onThreads(4) { _ in values[SixSecondKey.self] }
         precondition(seen == Array(repeating: "slow", count: 4))
       }
       let message = String(decoding: result.standardErrorContent, as: UTF8.self)

@@ -15,10 +15,10 @@ struct DependencyGraphCycleTests {
     #expect(graph.edges.contains { $0.description == "AppKey -> StoreKey" })
   }
 
-  @Test func aCycleMetInConfigureIsRecordedInsteadOfHanging() {
+  @Test func aCycleMetInConfigureIsRecordedInsteadOfHanging() async {
     final class Result: @unchecked Sendable { var graph: DependencyGraph? }
     let result = Result()
-    let finished = finishes(within: 120) {
+    let finished = await finishes(within: 120) {
       result.graph = DependencyGraph.trace([AppKey.self]) { _ = $0[FeedKey.self] }
     }
     #expect(finished, "trace returns when configure reads a key that is part of a cycle")
@@ -28,10 +28,10 @@ struct DependencyGraphCycleTests {
     #expect(result.graph?.nodes.contains { $0.name == "AppKey" } == true)
   }
 
-  @Test func anUnsetInputMetInConfigureIsRecordedInsteadOfHanging() {
+  @Test func anUnsetInputMetInConfigureIsRecordedInsteadOfHanging() async {
     final class Result: @unchecked Sendable { var graph: DependencyGraph? }
     let result = Result()
-    let finished = finishes(within: 120) {
+    let finished = await finishes(within: 120) {
       result.graph = DependencyGraph.trace([AppKey.self]) { _ = $0[ServerKey.self] }
     }
     #expect(finished, "trace returns when configure reads a key that reads an unset input")
@@ -53,7 +53,7 @@ struct DependencyGraphCycleTests {
     )
   }
 
-  @Test func aLadderWithoutCyclesIsCheckedInLinearTime() {
+  @Test func aLadderWithoutCyclesIsCheckedInLinearTime() async {
     // Each key reads the next two, names in edge order: a walk of every simple path would
     // take longer than the age of the universe at 90 keys; the deadline is generous.
     let keys = numberedKeys(90).map(KeyType.init)
@@ -61,7 +61,7 @@ struct DependencyGraphCycleTests {
       (key: keys[index], reads: Array(keys[(index + 1)..<min(index + 3, keys.count)]))
     }
     let graph = DependencyGraph(context: .test, builds: builds)
-    #expect(finishes(within: 60) { _ = graph.text })
+    #expect(await finishes(within: 60) { _ = graph.text })
     #expect(graph.cycles.isEmpty)
     #expect(!graph.hasMoreCycles)
     #expect(graph.text.hasSuffix("Cycles: none\n"))

@@ -201,7 +201,7 @@ struct DependencyTests {
     #expect(withDependencies(values) { greeter.greeting } == "mine")
   }
 
-  @Test func concurrentFirstReadsThroughACaptureBuildOnce() {
+  @Test func concurrentFirstReadsThroughACaptureBuildOnce() async {
     for round in 0..<200 {
       let log = BuildLog()
       let greeter = withDependencies {
@@ -215,7 +215,7 @@ struct DependencyTests {
       } operation: {
         withEscapedDependencies { $0 }
       }
-      let names = onThreads(4) { _ in scope.yield { greeter.service.name } }
+      let names = await onThreads(4) { _ in scope.yield { greeter.service.name } }
       #expect(names == Array(repeating: "greeter says captured \(round)", count: 4))
       #expect(log.count("Greeter") == 1)
     }

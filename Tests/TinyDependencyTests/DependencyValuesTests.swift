@@ -99,26 +99,26 @@ struct DependencyValuesTests {
     #expect(TransientServiceKey.lifetime == .transient)
   }
 
-  @Test func concurrentFirstReadsBuildExactlyOnce() {
+  @Test func concurrentFirstReadsBuildExactlyOnce() async {
     for _ in 0..<5 {
       let values = DependencyValues(context: .default)
-      let services = onThreads(16) { _ in values[SlowServiceKey.self] }
+      let services = await onThreads(16) { _ in values[SlowServiceKey.self] }
       #expect(services.count == 16)
       #expect(services.allSatisfy { $0 === services[0] })
       #expect(values.buildLog.count("SlowService") == 1)
     }
   }
 
-  @Test func buildThatWaitsOnAnotherThreadResolvingAnotherKeyDoesNotDeadlock() {
+  @Test func buildThatWaitsOnAnotherThreadResolvingAnotherKeyDoesNotDeadlock() async {
     let values = DependencyValues(context: .default)
-    let finished = finishes(within: 10) {
+    let finished = await finishes(within: 10) {
       _ = values[CrossThreadKey.self]
     }
     #expect(finished)
     #expect(values[CrossThreadKey.self].name == "cross-thread(shared)")
   }
 
-  @Test func buildsOfDifferentKeysRunInParallel() {
+  @Test func buildsOfDifferentKeysRunInParallel() async {
     // Each build waits until the other has started: with a lock held during builds, they
     // would run one after the other and both waits would time out.
     let values = DependencyValues(context: .default)
@@ -126,7 +126,7 @@ struct DependencyValuesTests {
     var container = values
     container[RendezvousKey.self] = rendezvous
     let frozen = container
-    let results = onThreads(2) { index in
+    let results = await onThreads(2) { index in
       index == 0 ? frozen[PingKey.self] : frozen[PongKey.self]
     }
     #expect(results.sorted() == ["ping met pong", "pong met ping"])

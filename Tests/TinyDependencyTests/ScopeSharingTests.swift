@@ -174,10 +174,10 @@ struct ScopeSharingTests {
 
   /// Siblings that start together all find nothing above, and race to announce the build there:
   /// the ones that lose wait for the winner instead of building their own.
-  @Test func concurrentSiblingScopesShareOneBuildOfAValueTheyDoNotChange() {
+  @Test func concurrentSiblingScopesShareOneBuildOfAValueTheyDoNotChange() async {
     for round in 0..<20 {
       let app = DependencyValues(context: .default)
-      let pools = onThreads(8) { index in
+      let pools = await onThreads(8) { index in
         var request = app
         request.requestID = "\(round)-\(index)"
         return ObjectIdentifier(request[SlowCountedPoolKey.self])
@@ -190,14 +190,14 @@ struct ScopeSharingTests {
 
   /// The root's value read another request ID, so the request builds its own: its child scopes,
   /// reading it together, wait for one build kept in the request, not one build each.
-  @Test func siblingsBelowAScopeThatChangedAnInputShareOneBuildThere() {
+  @Test func siblingsBelowAScopeThatChangedAnInputShareOneBuildThere() async {
     for round in 0..<5 {
       let app = DependencyValues(context: .default)
       #expect(app[SlowRequestEchoKey.self].name == "slow echo none")
       var changed = app
       changed.requestID = "r\(round)"
       let request = changed
-      let echoes = onThreads(4) { index in
+      let echoes = await onThreads(4) { index in
         var child = request
         child.greeting = "child \(index)"
         return child[SlowRequestEchoKey.self]
@@ -209,9 +209,9 @@ struct ScopeSharingTests {
     }
   }
 
-  @Test func siblingThatChangesWhatTheValueReadsBuildsItsOwn() {
+  @Test func siblingThatChangesWhatTheValueReadsBuildsItsOwn() async {
     let app = DependencyValues(context: .default)
-    let names = onThreads(4) { index in
+    let names = await onThreads(4) { index in
       var request = app
       if index == 0 { request.greeting = "mine" }
       return request[SlowGreeterKey.self].name

@@ -19,7 +19,7 @@ struct SiblingWaitTests {
         observing: [\.standardErrorContent]
       ) {
         let app = DependencyValues(context: .default)
-        _ = onThreads(2) { index in
+        _ = await onThreads(2) { index in
           var scope = app
           scope.requestID = "s\(index)"
           return index == 0 ? scope[SiblingCycleAKey.self] : scope[SiblingCycleBKey.self]

@@ -40,12 +40,12 @@ struct StressTests {
 
   // MARK: - Building
 
-  @Test func concurrentFirstReadsOfManyKeysBuildEachExactlyOnce() {
+  @Test func concurrentFirstReadsOfManyKeysBuildEachExactlyOnce() async {
     let keys = StressKeys.all
     for round in 0..<3 {
       let values = DependencyValues(context: .test)
       let counter = values[StressCounterKey.self]
-      let seen = onThreads(8) { thread in
+      let seen = await onThreads(8) { thread in
         var identities: [ObjectIdentifier] = []
         for offset in keys.indices {
           let index = (offset + thread * 7 + round) % keys.count
@@ -60,8 +60,8 @@ struct StressTests {
     }
   }
 
-  @Test func buildsThatBlockOnOtherThreadsResolvingOtherKeysFinish() {
-    let finished = finishes(within: 20) {
+  @Test func buildsThatBlockOnOtherThreadsResolvingOtherKeysFinish() async {
+    let finished = await finishes(within: 20) {
       for _ in 0..<50 {
         let values = DependencyValues(context: .default)
         _ = onThreads(4) { _ in values[CrossThreadKey.self].name }

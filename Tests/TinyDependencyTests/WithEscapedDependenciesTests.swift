@@ -37,13 +37,13 @@ struct WithEscapedDependenciesTests {
     #expect(seen == "detached")
   }
 
-  @Test func continuationWorksAfterItsScopeEndedFromManyThreads() {
+  @Test func continuationWorksAfterItsScopeEndedFromManyThreads() async {
     let continuation = withDependencies {
       $0.greeting = "kept"
     } operation: {
       withEscapedDependencies { $0 }
     }
-    let seen = onThreads(32) { _ in
+    let seen = await onThreads(32) { _ in
       continuation.yield { DependencyValues.current.greeting }
     }
     #expect(seen == Array(repeating: "kept", count: 32))

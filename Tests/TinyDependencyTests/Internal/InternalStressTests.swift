@@ -12,21 +12,21 @@ import Testing
 /// The internal parts under concurrent use; CI runs these under ThreadSanitizer too.
 @Suite("Internal parts under concurrent use", .tags(.stress))
 struct InternalStressTests {
-  @Test func lockedCountsEveryIncrementFromManyThreads() {
+  @Test func lockedCountsEveryIncrementFromManyThreads() async {
     let locked = Locked(0)
-    _ = onThreads(8) { _ in
+    _ = await onThreads(8) { _ in
       for _ in 0..<10_000 { locked.withLock { $0 += 1 } }
       return 0
     }
     #expect(locked.withLock { $0 } == 80_000)
   }
 
-  @Test func aFrameKeepsEveryRecordFromManyThreads() {
+  @Test func aFrameKeepsEveryRecordFromManyThreads() async {
     // A build that hands its reads to other threads: each records inputs of its own.
     final class Marker: Sendable {}
     let markers = (0..<8).map { _ in (0..<500).map { _ in Marker() } }
     let frame = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, recorder: nil)
-    _ = onThreads(8) { thread in
+    _ = await onThreads(8) { thread in
       for marker in markers[thread] {
         frame.record(WaitLoopYKey.self, inputs: [ObjectIdentifier(marker)])
       }
@@ -41,9 +41,9 @@ struct InternalStressTests {
     withExtendedLifetime(markers) {}
   }
 
-  @Test func waitersAllWakeWhenTheStateReachesTheirTarget() {
+  @Test func waitersAllWakeWhenTheStateReachesTheirTarget() async {
     let locked = Locked(0)
-    let woken = onThreads(6) { thread in
+    let woken = await onThreads(6) { thread in
       if thread == 0 {
         for _ in 0..<5 {
           usleep(10_000)

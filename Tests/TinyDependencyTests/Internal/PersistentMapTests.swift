@@ -52,12 +52,12 @@ struct PersistentMapTests {
     }
   }
 
-  @Test func readersSeeConsistentBoxesWhileAWriterGrowsTheIndex() {
+  @Test func readersSeeConsistentBoxesWhileAWriterGrowsTheIndex() async {
     let tokens = (0..<4_000).map { _ in Token() }
     let boxes = tokens.indices.map { Box($0) }
     let index = BuiltIndex.make()
     let ids = tokens.map(ObjectIdentifier.init)
-    let results = onThreads(3) { thread in
+    let results = await onThreads(3) { thread in
       if thread == 0 {
         for position in ids.indices { index.insert(ids[position], boxes[position]) }
         return 0

@@ -177,6 +177,15 @@ func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T
   return results.values
 }
 
+/// ``onThreads(_:_:)``, awaited: the test's task gives its thread back to the concurrency pool
+/// while the threads run. A test that blocks a pool thread for seconds starves the async tests
+/// running beside it (on two cores, two such tests stop them all), and their deadlines pass.
+func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
+  await withCheckedContinuation { continuation in
+    onNewThread { continuation.resume(returning: onThreads(count, body)) }
+  }
+}
+
 /// Runs `body` on a new thread, never on a dispatch worker. The tests' builds block on
 /// semaphores and on other threads' builds; on a two-core machine, the few dispatch workers
 /// they would hold are the ones the work they wait for needs, and a loaded run stalls.
@@ -199,6 +208,13 @@ final class ResultSlots<T: Sendable>: @unchecked Sendable {
   }
 
   var values: [T] { queue.sync { slots.compactMap { $0 } } }
+}
+
+/// ``finishes(within:_:)``, awaited off the concurrency pool (see ``onThreads(_:_:)``).
+func finishes(within seconds: Int, _ body: @escaping @Sendable () -> Void) async -> Bool {
+  await withCheckedContinuation { continuation in
+    onNewThread { continuation.resume(returning: finishes(within: seconds, body)) }
+  }
 }
 
 /// Runs `body` on a new thread and waits at most `seconds` for it; false on a time-out.
