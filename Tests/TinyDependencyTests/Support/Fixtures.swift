@@ -159,21 +159,15 @@ extension DependencyValues {
   }
 }
 
-/// Runs `body` on `count` threads at once and returns their results in order.
+/// Runs `body` on `count` threads at once and returns their results in order, once every thread
+/// has ended (and released what `body` captured).
 ///
-/// Each runs on a thread of its own (``onNewThread(_:)``): a build that blocks there never
-/// waits for a dispatch worker that other tests' blocked builds hold.
+/// Each runs on a thread of its own: a build that blocks there never waits for a dispatch worker
+/// that other tests' blocked builds hold.
 func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
   let results = ResultSlots<T>(count)
-  let done = DispatchGroup()
-  for index in 0..<count {
-    done.enter()
-    onNewThread {
-      results[index] = body(index)
-      done.leave()
-    }
-  }
-  done.wait()
+  let joins = (0..<count).map { index in startThread { results[index] = body(index) } }
+  for join in joins { join() }
   return results.values
 }
 
@@ -181,8 +175,60 @@ func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T
 /// while the threads run. A test that blocks a pool thread for seconds starves the async tests
 /// running beside it (on two cores, two such tests stop them all), and their deadlines pass.
 func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
-  await withCheckedContinuation { continuation in
-    onNewThread { continuation.resume(returning: onThreads(count, body)) }
+  let handoff = Handoff(body)
+  return await withCheckedContinuation { continuation in
+    onNewThread {
+      // `body` is released here before the test resumes, as with the synchronous form.
+      let results = onThreads(count, handoff.take())
+      continuation.resume(returning: results)
+    }
+  }
+}
+
+/// A value passed to another thread once, and not kept there after it is taken.
+///
+/// `@unchecked Sendable`: `value` is set at creation and taken once, on the thread it is for.
+final class Handoff<Value>: @unchecked Sendable {
+  private var value: Value?
+
+  init(_ value: Value) { self.value = value }
+
+  func take() -> Value {
+    defer { value = nil }
+    return value!
+  }
+}
+
+/// Starts `body` on a new thread; the function returned waits for the thread to end, by which
+/// time it has released `body` and what it captured.
+func startThread(_ body: @escaping @Sendable () -> Void) -> () -> Void {
+  let context = Unmanaged.passRetained(Handoff(body)).toOpaque()
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
+  let status = pthread_create(
+    &thread,
+    nil,
+    { raw in
+      #if canImport(Darwin)
+        let handoff = Unmanaged<Handoff<@Sendable () -> Void>>.fromOpaque(raw)
+      #else
+        let handoff = Unmanaged<Handoff<@Sendable () -> Void>>.fromOpaque(raw!)
+      #endif
+      handoff.takeRetainedValue().take()()
+      return nil
+    },
+    context
+  )
+  precondition(status == 0, "pthread_create: \(status)")
+  return {
+    #if canImport(Darwin)
+      pthread_join(thread!, nil)
+    #else
+      pthread_join(thread, nil)
+    #endif
   }
 }
 
