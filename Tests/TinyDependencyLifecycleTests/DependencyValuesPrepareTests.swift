@@ -174,20 +174,30 @@ struct DependencyValuesPrepareTests {
     #expect(seconds == 0.2)
   }
 
-  @Test func theDeadlineNamesTheBuildThatKeepsTheOthersWaiting() async throws {
-    let (values, _) = asyncContainer()
-    let error = try await #require(throws: PreparationError.self) {
-      try await values.prepare([WaitsForSlowKey.self], timeout: 10)
+  /// The error of preparing `key`, which awaits SlowKey, with a deadline of 10 seconds. When
+  /// SlowKey's builder did not get to start before the deadline (a run that keeps the
+  /// concurrency pool busy held it back for 10 seconds and more), the path can only name `key`,
+  /// and the same preparation is tried again, three times at most: a path that never names
+  /// SlowKey still fails the test.
+  func deadlineError(preparing key: any AsyncDependencyKey.Type) async throws -> PreparationError {
+    var error: PreparationError?
+    for _ in 1...3 where error.map({ $0.path.count < 2 }) ?? true {
+      let (values, _) = asyncContainer()
+      error = try await #require(throws: PreparationError.self) {
+        try await values.prepare([key], timeout: 10)
+      }
     }
+    return error!
+  }
+
+  @Test func theDeadlineNamesTheBuildThatKeepsTheOthersWaiting() async throws {
+    let error = try await deadlineError(preparing: WaitsForSlowKey.self)
     #expect(error.path == ["WaitsForSlowKey", "SlowKey"])
     #expect("\(error)".contains("SlowKey did not finish preparing within 10.0 seconds"))
   }
 
   @Test func theDeadlineNamesTheBuildThatKeepsWaitingOneOfTwoAwaitedTogether() async throws {
-    let (values, _) = asyncContainer()
-    let error = try await #require(throws: PreparationError.self) {
-      try await values.prepare([WaitsForSlowAndQuickKey.self], timeout: 10)
-    }
+    let error = try await deadlineError(preparing: WaitsForSlowAndQuickKey.self)
     #expect(error.path == ["WaitsForSlowAndQuickKey", "SlowKey"])
     #expect("\(error)".contains("SlowKey did not finish preparing within 10.0 seconds"))
   }
