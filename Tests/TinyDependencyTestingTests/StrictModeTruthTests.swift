@@ -42,6 +42,7 @@ struct StrictModeTruthTests {
       }
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("LiveOnlyKey has no testValue of its own") }
+        && issue.sourceLocation?.fileName == "StrictModeTruthTests.swift"
     }
   }
 
