@@ -108,22 +108,18 @@ final class Outcome<Value>: @unchecked Sendable {
   var value: Value?
 }
 
-/// ``finishes(within:_:)``, awaited: the test's task gives its thread back to the concurrency
-/// pool meanwhile, so a test that waits for seconds doesn't stall the async tests beside it.
+/// Runs `body` on a thread of its own and returns whether it finished within `seconds`; a body
+/// that never finishes fails the test instead of hanging the run. The test's task waits off the
+/// concurrency pool, so a test that waits for seconds doesn't stall the async tests beside it.
 func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) async -> Bool {
-  await withCheckedContinuation { continuation in
-    Thread.detachNewThread { continuation.resume(returning: finishes(within: seconds, body)) }
-  }
-}
-
-/// Runs `body` on another thread; returns whether it finished within `seconds`. A body that
-/// never finishes fails the test instead of hanging the run.
-func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
   let done = DispatchSemaphore(value: 0)
-  // A thread of its own: a body that blocks must not hold one of the few dispatch workers.
   Thread.detachNewThread {
     body()
     done.signal()
   }
-  return done.wait(timeout: .now() + seconds) == .success
+  return await withCheckedContinuation { continuation in
+    Thread.detachNewThread {
+      continuation.resume(returning: done.wait(timeout: .now() + seconds) == .success)
+    }
+  }
 }

@@ -256,21 +256,18 @@ final class ResultSlots<T: Sendable>: @unchecked Sendable {
   var values: [T] { queue.sync { slots.compactMap { $0 } } }
 }
 
-/// ``finishes(within:_:)``, awaited off the concurrency pool (see ``onThreads(_:_:)``).
-func finishes(within seconds: Int, _ body: @escaping @Sendable () -> Void) async -> Bool {
-  await withCheckedContinuation { continuation in
-    onNewThread { continuation.resume(returning: finishes(within: seconds, body)) }
-  }
-}
-
-/// Runs `body` on a new thread and waits at most `seconds` for it; false on a time-out.
-func finishes(within seconds: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
+/// Runs `body` on a thread of its own and returns whether it finished within `seconds`; a body
+/// that never finishes fails the test instead of hanging the run. The test's task waits off the
+/// concurrency pool, so a test that waits for seconds doesn't stall the async tests beside it.
+func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) async -> Bool {
   let done = DispatchSemaphore(value: 0)
   onNewThread {
     body()
     done.signal()
   }
-  return done.wait(timeout: .now() + .seconds(seconds)) == .success
+  return await withCheckedContinuation { continuation in
+    onNewThread { continuation.resume(returning: done.wait(timeout: .now() + seconds) == .success) }
+  }
 }
 
 /// The growth of the process's peak resident memory, in bytes, over `iterations` runs of `body`

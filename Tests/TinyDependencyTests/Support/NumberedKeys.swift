@@ -25,21 +25,3 @@ func numberedKeys(_ count: Int) -> [any DependencyKey.Type] {
   return (0..<count).map { key($0, bits: width, NoBits.self) }
     .sorted { _typeName($0, qualified: false) < _typeName($1, qualified: false) }
 }
-
-/// ``finishes(within:_:)``, awaited off the concurrency pool (see ``onThreads(_:_:)``).
-func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) async -> Bool {
-  await withCheckedContinuation { continuation in
-    onNewThread { continuation.resume(returning: finishes(within: seconds, body)) }
-  }
-}
-
-/// Runs `body` on another thread; returns whether it finished within `seconds`. A body that
-/// never finishes fails the test instead of hanging the run.
-func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
-  let done = DispatchSemaphore(value: 0)
-  onNewThread {
-    body()
-    done.signal()
-  }
-  return done.wait(timeout: .now() + seconds) == .success
-}
