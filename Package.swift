@@ -23,7 +23,7 @@ let package = Package(
     // runs them here, and a package that depends on this one has no use for them.
   ],
   targets: [
-    .target(name: "TinyDependency", exclude: ["Internal/README.md"]),
+    .target(name: "TinyDependency", exclude: ["README.md"]),
     .target(name: "TinyDependencyGraph", dependencies: ["TinyDependency"]),
     .target(
       name: "TinyDependencyTesting",
