@@ -102,21 +102,10 @@ public struct Dependency<Value: Sendable>: Sendable {
   @inlinable @inline(__always)
   func read(in current: DependencyValues) -> Value {
     guard let capture = unretainedCapture,
-      capture._withUnsafeGuaranteedRef({ $0.serial }) != current.storage.serial
+      !capture._withUnsafeGuaranteedRef({ $0.isScope(of: current) })
     else {
       return reader(current)
     }
     return reader(capture._withUnsafeGuaranteedRef { $0.effectiveValues(current: current) })
-  }
-}
-
-extension DependencyValues {
-  /// The capture a wrapper or an escaped scope made here keeps: nil at the process root; during
-  /// a build, one that does not keep this container alive, and the build is marked as keeping
-  /// its scope.
-  func captureForWrapper(_ hold: ScopeHold = .wrapper) -> CapturedScope? {
-    guard !storage.isProcessRoot else { return nil }
-    frame?.noteCapture(hold)
-    return storage.capture(building: frame != nil)
   }
 }

@@ -28,17 +28,17 @@ extension DependencyInputKey {
 
 /// Stops because `key` is an input that nothing set; while tracing, records it instead.
 func missingInput<Key: DependencyKey>(_ key: Key.Type) -> Never {
-  let values = DependencyValues.current
-  if let recorder = values.frame?.recorder ?? values.storage.recorder {
+  let frame = BuildFrame.innermostOnThisThread
+  if let frame, let recorder = frame.recorder {
     // The frame is the input's own (failed) build; what read it is its parent.
-    values.frame?.parent?.record(Key.self, inputs: [])
-    values.frame?.parent?.recordUnfinishedChain()
+    frame.parent?.record(Key.self, inputs: [])
+    frame.parent?.recordUnfinishedChain()
     recorder.stop(missingInput: key)
   }
   let name = Key.debugName
   let message = """
     TinyDependency: \(name) is an input with no default value, and nothing set it in the \
-    \(values.context) context.
+    \(DependencyValues.current.context) context.
     Set it before it is read: for a scope, `withDependencies { $0[\(name).self] = … } operation: \
     { … }` (or through the property registered for it); on a container, \
     `values[\(name).self] = …`. `DependencyValues.unsetInputs(among:)` lists the inputs a \

@@ -65,13 +65,13 @@ extension DependencyKey {
   /// Falls back to ``defaultValue``, and notes that it did for the build in progress (the
   /// validator and strict mode of TinyDependencyTesting report it).
   public static var testValue: Value {
-    DependencyValues.current.frame?.noteFallback(of: Self.self, in: .test)
+    noteFallback(in: .test)
     return defaultValue
   }
 
   /// Falls back to ``defaultValue``, and notes that it did for the build in progress.
   public static var previewValue: Value {
-    DependencyValues.current.frame?.noteFallback(of: Self.self, in: .preview)
+    noteFallback(in: .preview)
     return defaultValue
   }
 
@@ -99,15 +99,6 @@ extension DependencyKey {
 
   /// A short, readable name for messages: `LoggerKey`, `Outer.LoggerKey`.
   static var debugName: String { _typeName(Self.self, qualified: false) }
-}
-
-extension DependencyKey {
-  /// Notes, for the build in progress, that this key's test value is a placeholder and not a
-  /// test value of its own, as the protocol's fallback does: the validator and strict mode then
-  /// count it as a key without a test value. For TinyDependencyBuiltins' loud test values.
-  package static func noteTestValueIsPlaceholder() {
-    DependencyValues.current.frame?.noteFallback(of: Self.self, in: .test)
-  }
 }
 
 /// How often a key's value is built.

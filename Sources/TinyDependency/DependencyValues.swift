@@ -50,24 +50,6 @@ public struct DependencyValues: Sendable {
     self.binding = nil
   }
 
-  /// The build this container's reads belong to, if it was bound for one.
-  package var frame: BuildFrame? {
-    get { binding?.frame }
-    set { binding = newValue.map(BuildBinding.init) }
-  }
-
-  /// A container whose builds report to `recorder`, as do those of every scope made from it:
-  /// the hook TinyDependencyGraph traces through (see ``BuildRecorder``).
-  package init(context: DependencyContext, recorder: any BuildRecorder) {
-    self.init(storage: DependencyStorage(context: context, recorder: recorder))
-  }
-
-  /// Every value this container holds, with the keys each build read, and those of the scopes
-  /// around it that they read, transitively: what its graph shows.
-  package var builtKeysWithTheirReads: [(key: KeyType, reads: [KeyType])] {
-    storage.builtValuesWithTheirReads.map { ($0.key, $0.reads) }
-  }
-
   /// Reads or overrides the value of a key.
   ///
   /// Reading returns the value set on this container or a scope around it, or else the key's
@@ -142,7 +124,7 @@ public struct DependencyValues: Sendable {
 
   /// Gives this container a storage of its own before it changes, unless it already has one
   /// that nothing else references or has read from.
-  private mutating func prepareToMutate() {
+  mutating func prepareToMutate() {
     if !isKnownUniquelyReferenced(&storage) || !storage.isMutable {
       storage = DependencyStorage(deriving: storage)
     }
@@ -150,17 +132,6 @@ public struct DependencyValues: Sendable {
 
   /// The values set on this container and on the scopes it derives from.
   var overrides: PersistentMap { storage.overrides }
-
-  /// Whether a test value that falls back to the live default is reported as a test issue;
-  /// TinyDependencyTesting's strict mode sets it.
-  package var reportsLiveFallbacks: Bool {
-    get { storage.reportsLiveFallbacks }
-    set {
-      guard newValue != storage.reportsLiveFallbacks else { return }
-      prepareToMutate()
-      storage.setReportsLiveFallbacks(newValue)
-    }
-  }
 }
 
 // MARK: - The current container

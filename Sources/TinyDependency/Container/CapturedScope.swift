@@ -45,6 +45,10 @@ final class CapturedScope: @unchecked Sendable {
   /// The ``DependencyStorage/serial`` of the captured scope, compared on every read.
   @usableFromInline
   let serial: UInt64
+
+  /// Whether `values` reads from the captured scope itself, so the capture adds nothing.
+  @inlinable @inline(__always)
+  func isScope(of values: DependencyValues) -> Bool { serial == values.storage.serial }
   private let strongStorage: DependencyStorage?
   private weak var weakStorage: DependencyStorage?
   /// For a weak capture: what rebuilds an equivalent storage.
@@ -224,5 +228,16 @@ extension DependencyStorage {
       }
       state.observers.append(WeakCapture(value: capture))
     }
+  }
+}
+
+extension DependencyValues {
+  /// The capture a wrapper or an escaped scope made here keeps: nil at the process root; during
+  /// a build, one that does not keep this container alive, and the build is marked as keeping
+  /// its scope.
+  func captureForWrapper(_ hold: ScopeHold = .wrapper) -> CapturedScope? {
+    guard !storage.isProcessRoot else { return nil }
+    frame?.noteCapture(hold)
+    return storage.capture(building: frame != nil)
   }
 }

@@ -166,7 +166,7 @@ extension DependencyStorage {
     let box: AnyBox = frame.runAsInnermost(on: thread) {
       var scoped = values
       scoped.binding = binding
-      return DependencyValues.boundLocal.withValue(scoped) { Key.boxedValue(for: context) }
+      return scoped.bind { Key.boxedValue(for: context) }
     }
     if isKnownUniquelyReferenced(&binding) {
       BuildBinding.recycle(binding, on: thread)

@@ -1,34 +1,3 @@
-#if !(canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX)
-  import Synchronization
-#endif
-
-/// A value built for a key, and the keys it read while being built.
-package struct BuiltValue: Sendable {
-  let box: AnyBox
-  /// Every key the build read, directly or through the keys it read.
-  package let inputs: Set<ObjectIdentifier>
-  /// The key the value was built for.
-  package let key: KeyType
-  /// The keys the build read itself, in the order it first read them.
-  let reads: [KeyType]
-  /// How the value keeps the scope it was built in.
-  let hold: ScopeHold
-
-  init(
-    box: AnyBox,
-    inputs: Set<ObjectIdentifier>,
-    key: KeyType,
-    reads: [KeyType],
-    hold: ScopeHold = .none
-  ) {
-    self.box = box
-    self.inputs = inputs
-    self.key = key
-    self.reads = reads
-    self.hold = hold
-  }
-}
-
 /// The overrides, cache and scope identity behind a ``DependencyValues``.
 ///
 /// Each container or scope that overrides something has its own storage, linked to the one it
@@ -78,17 +47,15 @@ final class DependencyStorage: @unchecked Sendable {
   private(set) var choosesContext: Bool
   /// Whether a test value that falls back to the live default is reported as an issue.
   @exclusivity(unchecked)
-  package private(set) var reportsLiveFallbacks = false
+  private(set) var reportsLiveFallbacks = false
 
   /// Made on first use on Linux: a scope that only reads overrides never needs it.
   let state = LazyLocked<StorageState>()
   /// The boxes of `state.entries` that are built, for reads that take no lock. Inserts happen
   /// with the lock held; `entries` keeps every box alive.
   let builtIndex = BuiltIndex.make()
-  #if !(canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX)
-    /// Set once the storage is shared or read from; on Apple platforms `state.isFrozen`.
-    private let frozen = Atomic<Bool>(false)
-  #endif
+  /// Set once the storage is shared or read from (`LockFree.swift`).
+  private let frozen = FreezeMark()
 
   /// Creates a root storage.
   init(
@@ -143,35 +110,15 @@ final class DependencyStorage: @unchecked Sendable {
 
   // MARK: - Mutation before sharing
 
-  #if canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX
-    /// Whether this storage may still be changed in place by its only owner.
-    var isMutable: Bool { state.withLock { !$0.isFrozen } }
+  /// Whether this storage may still be changed in place by its only owner.
+  var isMutable: Bool { !frozen.isSet(state) }
 
-    /// Prevents further in-place changes; called before the storage is shared or read from.
-    func freeze() {
-      state.withLock { $0.isFrozen = true }
-    }
+  /// Prevents further in-place changes; called before the storage is shared or read from.
+  @inline(__always)
+  func freeze() { frozen.set(state) }
 
-    /// Freezes this storage from inside `state.withLock`, with `state` its own.
-    func freeze(in state: inout StorageState) {
-      state.isFrozen = true
-    }
-  #else
-    /// Whether this storage may still be changed in place by its only owner.
-    var isMutable: Bool { !frozen.load(ordering: .acquiring) }
-
-    /// Prevents further in-place changes; called before the storage is shared or read from.
-    @inline(__always)
-    func freeze() {
-      // Only the first call writes, so threads binding a shared storage don't contend on it.
-      if !frozen.load(ordering: .relaxed) { frozen.store(true, ordering: .releasing) }
-    }
-
-    /// Freezes this storage from inside `state.withLock`, with `state` its own.
-    func freeze(in state: inout StorageState) {
-      freeze()
-    }
-  #endif
+  /// Freezes this storage from inside `state.withLock`, with `state` its own.
+  func freeze(in state: inout StorageState) { frozen.set(in: &state) }
 
   /// The overrides a storage derived from this one starts from: with more than a couple of
   /// layers, a flattened copy made once and shared by every derived storage, so that scopes
@@ -211,12 +158,9 @@ final class DependencyStorage: @unchecked Sendable {
     choosesContext = true
   }
 
-  /// With `-DTINY_DEPENDENCY_INTERNAL_CHECKS`, stops on a change to a storage that other
-  /// threads may already see.
+  /// In debug builds, stops on a change to a storage that other threads may already see.
   private func checkNotFrozen() {
-    #if TINY_DEPENDENCY_INTERNAL_CHECKS
-      precondition(isMutable, "DependencyStorage: changed after it was frozen")
-    #endif
+    assert(isMutable, "DependencyStorage: changed after it was frozen")
   }
 
   /// Derives from the nearest ancestor that something else still refers to: a parent that

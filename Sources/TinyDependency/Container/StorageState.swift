@@ -1,15 +1,13 @@
 /// What a storage's lock guards.
-struct StorageState: DefaultInitializable {
+struct StorageState: DefaultInitializable, Freezable {
   enum Entry {
     /// Being built by that frame, here or, for a value it may share, in a scope below this one.
     case building(BuildFrame)
     case built(BuiltValue)
   }
 
-  #if canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX
-    /// Set once the storage is shared or read from: nothing changes it in place after that.
-    var isFrozen = false
-  #endif
+  /// Set once the storage is shared or read from, where its ``FreezeMark`` keeps it here.
+  var isFrozen = false
   var entries = EntryTable<Entry>()
   /// `overrides` with its layers moved into the trie, once a derived storage asked for it.
   var flattenedOverrides: PersistentMap?

@@ -51,13 +51,13 @@ public protocol MainActorDependencyKey: _DependencyKeyMetatype {
 extension MainActorDependencyKey {
   /// Falls back to ``defaultValue``, and notes that it did for the build in progress.
   @MainActor public static var testValue: Value {
-    DependencyValues.current.frame?.noteFallback(of: MainActorKey<Self>.self, in: .test)
+    MainActorKey<Self>.noteFallback(in: .test)
     return defaultValue
   }
 
   /// Falls back to ``defaultValue``, and notes that it did for the build in progress.
   @MainActor public static var previewValue: Value {
-    DependencyValues.current.frame?.noteFallback(of: MainActorKey<Self>.self, in: .preview)
+    MainActorKey<Self>.noteFallback(in: .preview)
     return defaultValue
   }
 }
@@ -102,14 +102,6 @@ extension Dependency {
     self.init(reader: { readOnMainActor(Key.self, from: $0) })
   }
 }
-
-extension MainActorDependencyKey {
-  /// The key this one's values are stored under, for the validator of TinyDependencyTesting.
-  package static var storageKey: any DependencyKey.Type { MainActorKey<Self>.self }
-}
-
-/// A key stored under a wrapper: the graph and the validator name it by the key it wraps.
-package protocol WrapperKey { static var wrappedKey: Any.Type { get } }
 
 /// The ``DependencyKey`` a main-actor key is stored under: built by the same machinery, its
 /// values built on the main actor, and never off it.

@@ -37,7 +37,7 @@ public func withDependencies<Parent: AnyObject, R>(
 ) rethrows -> R {
   var values = DependencyValues.values(of: parent, at: SourceSite(fileID, filePath, line, column))
   try update(&values)
-  return try values.bind(operation)
+  return try withDependencies(values, operation: operation)
 }
 
 /// Runs a synchronous operation with the dependencies `parent` was made with.
@@ -64,7 +64,7 @@ public func withDependencies<Parent: AnyObject, R>(
   column: Int = #column
 ) rethrows -> R {
   let values = DependencyValues.values(of: parent, at: SourceSite(fileID, filePath, line, column))
-  return try values.bind(operation)
+  return try withDependencies(values, operation: operation)
 }
 
 /// Runs an asynchronous operation with the dependencies `parent` was made with, then `update`'s
@@ -93,7 +93,7 @@ public func withDependencies<Parent: AnyObject, R>(
 ) async rethrows -> R {
   var values = DependencyValues.values(of: parent, at: SourceSite(fileID, filePath, line, column))
   try await update(&values)
-  return try await values.bind(isolation: isolation, operation)
+  return try await withDependencies(values, isolation: isolation, operation: operation)
 }
 
 /// Runs an asynchronous operation with the dependencies `parent` was made with.
@@ -118,49 +118,5 @@ public func withDependencies<Parent: AnyObject, R>(
   column: Int = #column
 ) async rethrows -> R {
   let values = DependencyValues.values(of: parent, at: SourceSite(fileID, filePath, line, column))
-  return try await values.bind(isolation: isolation, operation)
-}
-
-/// What a ``Dependency`` tells about the scope it was made in.
-protocol ScopeCapturing {
-  /// The scope the wrapper was made in; nil for the process root.
-  var capturedScope: CapturedScope? { get }
-}
-
-extension Dependency: ScopeCapturing {
-  var capturedScope: CapturedScope? { capture }
-}
-
-extension DependencyValues {
-  /// The values `parent`'s dependencies are read from now; the current ones, reported, when it
-  /// holds no ``Dependency``.
-  static func values(of parent: AnyObject, at site: SourceSite) -> DependencyValues {
-    let current = DependencyValues.current
-    var mirror: Mirror? = Mirror(reflecting: parent)
-    while let reflected = mirror {
-      for child in reflected.children {
-        guard let dependency = child.value as? any ScopeCapturing else { continue }
-        guard let capture = dependency.capturedScope else { return current }
-        return capture.effectiveValues(current: current)
-      }
-      mirror = reflected.superclassMirror
-    }
-    IssueReporter.report(
-      "withDependencies(from:) was given a \(_typeName(type(of: parent), qualified: false)), which "
-        + "holds no @Dependency: its dependencies cannot be found, so the operation runs in the "
-        + "current scope. Give the parent a @Dependency property, or make the child inside "
-        + "withDependencies { … } operation: { … } instead.",
-      at: site
-    )
-    return current
-  }
-
-  /// A container for the default (live) context, with nothing overridden: `$0 = .live`.
-  public static var live: DependencyValues { DependencyValues(context: .default) }
-
-  /// A container for the test context, with nothing overridden: `$0 = .test`.
-  public static var test: DependencyValues { DependencyValues(context: .test) }
-
-  /// A container for the preview context, with nothing overridden: `$0 = .preview`.
-  public static var preview: DependencyValues { DependencyValues(context: .preview) }
+  return try await withDependencies(values, isolation: isolation, operation: operation)
 }

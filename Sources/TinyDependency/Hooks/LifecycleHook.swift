@@ -66,7 +66,7 @@ extension DependencyKey {
   /// Notes, for the build in progress, that this key's value for `context` is its fallback to
   /// the default one.
   package static func noteFallback(in context: DependencyContext) {
-    DependencyValues.current.frame?.noteFallback(of: Self.self, in: context)
+    BuildFrame.innermostOnThisThread?.noteFallback(of: Self.self, in: context)
   }
 
   /// The key's short name, for messages.

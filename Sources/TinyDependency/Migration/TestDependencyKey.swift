@@ -67,13 +67,11 @@ extension DependencyValues {
     get {
       // A key is read under its own identity when it has a live conformance, else under its
       // stand-in's: look both up before asking the runtime which, which costs more than both.
-      if frame == nil {
-        if let box = storage.lookup(ObjectIdentifier(key)) {
-          return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
-        }
-        if let box = storage.lookup(ObjectIdentifier(TestOnlyKey<Key>.self)) {
-          return box._withUnsafeGuaranteedRef { $0.unbox(as: Key.Value.self) }
-        }
+      if let value = valueOnFastPath(of: ObjectIdentifier(key), as: Key.Value.self) {
+        return value
+      }
+      if let value = valueOnFastPath(of: ObjectIdentifier(TestOnlyKey<Key>.self), as: Key.Value.self) {
+        return value
       }
       if let live = Key.self as? any DependencyKey.Type {
         return readLive(live, as: Key.Value.self)

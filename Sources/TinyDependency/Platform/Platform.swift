@@ -199,15 +199,18 @@ package enum SystemInterface {
         @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
       guard let symbol = dlsym(nil, "pthread_getattr_np") else { return nil }
       let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
-      var attributes = pthread_attr_t()
-      guard getAttributes(pthread_self(), &attributes) == 0 else { return nil }
-      defer { pthread_attr_destroy(&attributes) }
-      var address: UnsafeMutableRawPointer?
-      var size = 0
-      guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else {
-        return nil
+      return withUnsafeTemporaryAllocation(of: pthread_attr_t.self, capacity: 1) { buffer in
+        guard let attributes = buffer.baseAddress,
+          getAttributes(pthread_self(), attributes) == 0
+        else { return nil }
+        defer { pthread_attr_destroy(attributes) }
+        var address: UnsafeMutableRawPointer?
+        var size = 0
+        guard pthread_attr_getstack(attributes, &address, &size) == 0, let address else {
+          return nil
+        }
+        return (UInt(bitPattern: address), size)
       }
-      return (UInt(bitPattern: address), size)
     #endif
   }
 

@@ -54,6 +54,31 @@
 
     func store(_ serial: UInt64, _ value: UInt) {}
   }
+
+  /// A flag set once and never cleared: a byte, written once while reads may race it (a read
+  /// racing a shutdown, itself a misuse, sees it set or not).
+  struct OnceFlag: ~Copyable {
+    private var raw = false
+    init() {}
+    var isSet: Bool { raw }
+    mutating func set() { raw = true }
+  }
+
+  /// A storage's frozen flag: on these systems a field of its locked state.
+  struct FreezeMark: ~Copyable {
+    init() {}
+
+    func isSet<State: Freezable>(_ state: borrowing LazyLocked<State>) -> Bool {
+      state.withLock { $0.isFrozen }
+    }
+
+    func set<State: Freezable>(_ state: borrowing LazyLocked<State>) {
+      state.withLock { $0.isFrozen = true }
+    }
+
+    func set<State: Freezable>(in state: inout State) { state.isFrozen = true }
+  }
+
 #else
   import Synchronization
 
@@ -161,9 +186,43 @@
       sequence.store(start &+ 2, ordering: .releasing)
     }
   }
+
+  /// A flag set once and never cleared, read without a lock.
+  struct OnceFlag: ~Copyable {
+    private let raw = Atomic<Bool>(false)
+    init() {}
+    var isSet: Bool { raw.load(ordering: .relaxed) }
+    mutating func set() { raw.store(true, ordering: .relaxed) }
+  }
+
+  /// A storage's frozen flag, an atomic of its own: the storage's state is made on first use.
+  struct FreezeMark: ~Copyable {
+    private let frozen = Atomic<Bool>(false)
+    init() {}
+
+    func isSet<State: Freezable>(_ state: borrowing LazyLocked<State>) -> Bool {
+      frozen.load(ordering: .acquiring)
+    }
+
+    @inline(__always)
+    func set<State: Freezable>(_ state: borrowing LazyLocked<State>) {
+      // Only the first call writes, so threads binding a shared storage don't contend on it.
+      if !frozen.load(ordering: .relaxed) { frozen.store(true, ordering: .releasing) }
+    }
+
+    func set<State: Freezable>(in state: inout State) {
+      if !frozen.load(ordering: .relaxed) { frozen.store(true, ordering: .releasing) }
+    }
+  }
+
 #endif
 
 /// State that ``LazyLocked`` can make when it is first needed.
+/// A state that can carry its storage's frozen flag (see ``FreezeMark``).
+protocol Freezable: DefaultInitializable {
+  var isFrozen: Bool { get set }
+}
+
 protocol DefaultInitializable {
   init()
 }

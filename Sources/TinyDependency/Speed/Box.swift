@@ -1,7 +1,3 @@
-#if !(canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX)
-  import Synchronization
-#endif
-
 /// A type-erased, immutable box for a dependency value.
 ///
 /// Values are stored boxed so that a read can use `unsafeDowncast` instead of a dynamic cast:
@@ -34,12 +30,8 @@ class AnyBox: @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked)
   var layerNext: AnyBox?
 
-  #if canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX
-    @exclusivity(unchecked)
-    private var retired = false
-  #else
-    private let retired = Atomic<Bool>(false)
-  #endif
+  @exclusivity(unchecked)
+  private var retired = OnceFlag()
 
   @usableFromInline
   init() {}
@@ -68,19 +60,11 @@ final class Box<Value: Sendable>: AnyBox, @unchecked Sendable {
 }
 
 extension AnyBox {
-  #if canImport(Darwin) || TINY_DEPENDENCY_APPLE || TINY_DEPENDENCY_LOCKED_INDEX
-    /// Whether the value was shut down: reading it stops.
-    var isRetired: Bool { retired }
+  /// Whether the value was shut down: reading it stops.
+  var isRetired: Bool { retired.isSet }
 
-    /// Marks the value as shut down.
-    func retire() { retired = true }
-  #else
-    /// Whether the value was shut down: reading it stops.
-    var isRetired: Bool { retired.load(ordering: .relaxed) }
-
-    /// Marks the value as shut down.
-    func retire() { retired.store(true, ordering: .relaxed) }
-  #endif
+  /// Marks the value as shut down.
+  func retire() { retired.set() }
 
   /// The boxed value, read as `Key.Value`. Only valid for a box stored under `Key`.
   @inlinable @inline(__always)

@@ -1,0 +1,55 @@
+/// What the products above the core ask of a container: TinyDependencyGraph's recorder and
+/// graph, the lifecycle's build frame, the testing product's strict mode.
+extension DependencyValues {
+  /// The build this container's reads belong to, if it was bound for one.
+  package var frame: BuildFrame? {
+    get { binding?.frame }
+    set { binding = newValue.map(BuildBinding.init) }
+  }
+
+  /// A container whose builds report to `recorder`, as do those of every scope made from it:
+  /// the hook TinyDependencyGraph traces through (see ``BuildRecorder``).
+  package init(context: DependencyContext, recorder: any BuildRecorder) {
+    self.init(storage: DependencyStorage(context: context, recorder: recorder))
+  }
+
+  /// Every value this container holds, with the keys each build read, and those of the scopes
+  /// around it that they read, transitively: what its graph shows.
+  package var builtKeysWithTheirReads: [(key: KeyType, reads: [KeyType])] {
+    storage.builtValuesWithTheirReads.map { ($0.key, $0.reads) }
+  }
+
+  /// The value set or built for `id` here, when no build records this read: the subscript's
+  /// fast path, for a key read under another identity (a `TestDependencyKey`'s stand-in).
+  @inline(__always)
+  func valueOnFastPath<Value: Sendable>(of id: ObjectIdentifier, as _: Value.Type) -> Value? {
+    guard binding == nil, let box = storage.lookup(id) else { return nil }
+    return box._withUnsafeGuaranteedRef { $0.unbox(as: Value.self) }
+  }
+
+  /// Whether a test value that falls back to the live default is reported as a test issue;
+  /// TinyDependencyTesting's strict mode sets it.
+  package var reportsLiveFallbacks: Bool {
+    get { storage.reportsLiveFallbacks }
+    set {
+      guard newValue != storage.reportsLiveFallbacks else { return }
+      prepareToMutate()
+      storage.setReportsLiveFallbacks(newValue)
+    }
+  }
+}
+
+extension DependencyKey {
+  /// Notes, for the build in progress, that this key's test value is a placeholder and not a
+  /// test value of its own, as the protocol's fallback does: the validator and strict mode then
+  /// count it as a key without a test value. For TinyDependencyBuiltins' loud test values.
+  package static func noteTestValueIsPlaceholder() { noteFallback(in: .test) }
+}
+
+extension MainActorDependencyKey {
+  /// The key this one's values are stored under, for the validator of TinyDependencyTesting.
+  package static var storageKey: any DependencyKey.Type { MainActorKey<Self>.self }
+}
+
+/// A key stored under a wrapper: the graph and the validator name it by the key it wraps.
+package protocol WrapperKey { static var wrappedKey: Any.Type { get } }

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Keeps the core's layers pointing one way (DESIGN.md, decision 19). Fails with file:line when:
+#  1. a platform `#if` (`os(`, `canImport(Darwin|Glibc|Musl)`, `TINY_DEPENDENCY_`) appears
+#     outside Speed/ and Platform/;
+#  2. Speed/ or Platform/ names a type declared in Container/;
+#  3. Conveniences/ or Migration/ uses a non-public name of Container/, Speed/, Platform/ or of
+#     the top-level files: they see the public API and the Hooks/ entry points only;
+#  4. a `package` declaration lives outside Hooks/ and Platform/;
+#  5. a key's value (`defaultValue`, `testValue`, `previewValue`, `liveValue`) or the library
+#     reads `DependencyValues.current` where the build frame is meant (`current.frame`);
+#  6. Container/ binds the task-local (only the binding layer, `DependencyValues.swift`, does);
+#  7. the wrapper (`Dependency.swift`) reaches into a storage instead of asking the container.
+# Usage: scripts/check-layers.sh [module directory]; exits 1 with each break on its own line.
+set -euo pipefail
+root=${1:-"$(dirname "$0")/../Sources/TinyDependency"}
+cd "$root"
+
+failures=0
+fail() {
+  printf '%s\n' "$*" >&2
+  failures=$((failures + 1))
+}
+
+# Code lines of the given files as file:line:text, with comment lines and string-only lines
+# left out.
+code() { grep -nHvE '^\s*//' "$@" 2>/dev/null || true; }
+
+files_in() { find "$@" -name '*.swift' 2>/dev/null | sort; }
+top=$(find . -maxdepth 1 -name '*.swift' | sort)
+lower=$(files_in Container Speed Platform)
+upper=$(files_in Conveniences Migration)
+
+# 1. Platform conditions.
+while IFS= read -r hit; do
+  [ -n "$hit" ] && fail "$hit: platform #if outside Speed/ and Platform/ (move the variant into a type there)"
+done < <(
+  files=$(find . -name '*.swift' -not -path './Speed/*' -not -path './Platform/*' | sort)
+  # shellcheck disable=SC2086
+  code $files | grep -E ':\s*#(if|elseif)\b.*(os\(|canImport\((Darwin|Glibc|Musl)\)|TINY_DEPENDENCY_)' || true
+)
+
+# Names declared in files, at the top level or as members (indented two spaces at most).
+declared() {
+  # shellcheck disable=SC2068
+  grep -hE "^( {0,2})$1" $2 2>/dev/null \
+    | sed -nE "s/^ {0,2}$1([A-Za-z_][A-Za-z0-9_]*).*/\\2/p" | sort -u
+}
+types='((@[A-Za-z_()]+ )*((package|internal|final|indirect|public|open|private|fileprivate) )*)(class|struct|enum|protocol|actor|typealias) '
+
+# 2. Speed/ and Platform/ name no container type.
+container_types=$(grep -hE "^${types}" $(files_in Container) \
+  | sed -nE "s/^${types}([A-Za-z_][A-Za-z0-9_]*).*/\\6/p" | sort -u)
+for name in $container_types; do
+  while IFS= read -r hit; do
+    [ -n "$hit" ] && fail "$hit: Speed/ and Platform/ must not name the container's type $name"
+  done < <(code $(files_in Speed Platform) | grep -E "\b${name}\b" || true)
+done
+
+# 3. Conveniences/ and Migration/ use public API and the hooks only.
+member='((@[A-Za-z_()]+ )*((package|static|final|mutating|nonisolated|override|lazy|weak|unowned|class|convenience) )*)(func|var|let|class|struct|enum|protocol|typealias|actor) '
+hidden=$(
+  # shellcheck disable=SC2086
+  grep -hE "^ {0,2}${member}" $top $lower \
+    | sed -nE "s/^ {0,2}${member}([A-Za-z_][A-Za-z0-9_]*).*/\\6/p" | sort -u
+)
+public_names=$(
+  grep -rhE "^\s*(@[A-Za-z_()]+ )*(public|open|package) " --include='*.swift' . \
+    | grep -oE '(func|var|let|class|struct|enum|protocol|typealias|actor|case) [A-Za-z_][A-Za-z0-9_]*' \
+    | awk '{print $2}' | sort -u
+)
+hook_names=$(
+  grep -rhE '(func|var|let|class|struct|enum|protocol|typealias|actor) [A-Za-z_]' --include='*.swift' Hooks Platform \
+    | grep -oE '(func|var|let|class|struct|enum|protocol|typealias|actor) [A-Za-z_][A-Za-z0-9_]*' \
+    | awk '{print $2}' | sort -u
+)
+own_names=$(
+  # shellcheck disable=SC2086
+  grep -hoE '(func|var|let|class|struct|enum|protocol|typealias|actor|case) [A-Za-z_][A-Za-z0-9_]*' $upper \
+    | awk '{print $2}' | sort -u
+)
+# Words the standard library uses too, which a line of a string or an accessor may hold.
+common='get set read isEmpty'
+forbidden=$(comm -23 <(echo "$hidden") <(printf '%s\n' "$public_names" "$hook_names" "$own_names" $common | sort -u))
+for name in $forbidden; do
+  while IFS= read -r hit; do
+    [ -n "$hit" ] && fail "$hit: Conveniences/ and Migration/ use public API and Hooks/ only, not $name"
+  done < <(code $upper | grep -E "([^A-Za-z0-9_\"]|^)${name}\b" | grep -vE "\"[^\"]*\b${name}\b[^\"]*\"" || true)
+done
+
+# 4. `package` declarations.
+while IFS= read -r hit; do
+  [ -n "$hit" ] && fail "$hit: a package declaration outside Hooks/ and Platform/ (declare it in Hooks/)"
+done < <(
+  files=$(find . -name '*.swift' -not -path './Hooks/*' -not -path './Platform/*' | sort)
+  # shellcheck disable=SC2086
+  code $files | grep -E '\bpackage\s+((static|final|nonisolated|mutating|convenience|override|private\(set\))\s+)*(func|var|let|struct|class|enum|protocol|init|subscript|typealias|actor|extension)\b' || true
+)
+
+# 5. A build reads through its frame, not `DependencyValues.current`.
+while IFS= read -r hit; do
+  [ -n "$hit" ] && fail "$hit: a build reads its frame (BuildFrame.innermost), not DependencyValues.current"
+done < <(
+  # shellcheck disable=SC2046
+  code $(find . -name '*.swift' | sort) | grep -E 'current\??\.frame\b' || true
+  for file in $(find . -name '*.swift' | sort); do
+    awk -v file="$file" '
+      /^\s*\/\// { next }
+      depth == 0 && /static (var|func) (defaultValue|testValue|previewValue|liveValue)\b/ { inside = 1 }
+      inside {
+        if ($0 ~ /DependencyValues\.current/) printf "%s:%d:%s\n", file, NR, $0
+        opened += gsub(/\{/, "{"); opened -= gsub(/\}/, "}")
+        if (opened <= 0 && $0 ~ /\}/) { inside = 0; opened = 0 }
+      }
+    ' "$file"
+  done
+)
+
+# 6. Only the binding layer binds the task-local.
+while IFS= read -r hit; do
+  [ -n "$hit" ] && fail "$hit: the container never binds the task-local (call DependencyValues.bind)"
+done < <(code $(files_in Container) | grep -E 'boundLocal|TaskLocal' || true)
+
+# 7. The wrapper asks the container; it does not read storages.
+while IFS= read -r hit; do
+  [ -n "$hit" ] && fail "$hit: the wrapper reads through DependencyValues and CapturedScope, not a storage"
+done < <(code Dependency.swift | grep -E '\bstorage\b|\bserial\b' || true)
+
+if [ "$failures" -gt 0 ]; then
+  echo "check-layers: $failures break(s) of the core's direction (DESIGN.md, decision 19)" >&2
+  exit 1
+fi
+echo "check-layers: the core's layers point one way"
