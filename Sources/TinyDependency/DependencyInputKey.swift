@@ -44,8 +44,7 @@ func missingInput<Key: DependencyKey>(_ key: Key.Type) -> Never {
     `values[\(name).self] = …`. `DependencyValues.unsetInputs(among:)` lists the inputs a \
     container still lacks.
     """
-  SystemInterface.writeToStandardError(message)
-  fatalError(message)
+  stopWithMessage(message)
 }
 
 extension DependencyValues {

@@ -145,6 +145,5 @@ func stopOffMainActor<Key: MainActorDependencyKey>(
     `await DependencyValues.current[\(name).self]` (or `await MainActor.run { … }`). A \
     @Dependency(\(name).self) belongs to a @MainActor type; don't hand it to other threads.
     """
-  SystemInterface.writeToStandardError(message)
-  fatalError(message)
+  stopWithMessage(message)
 }

@@ -117,8 +117,7 @@ func stopReadAfterShutdown<Key: DependencyKey>(
     Read dependencies only before `shutdown()`: finish or cancel the work that reads \(name) \
     (requests, background tasks) first, then shut down.
     """
-  SystemInterface.writeToStandardError(message)
-  fatalError(message)
+  stopWithMessage(message)
 }
 
 extension KeySet {

@@ -56,12 +56,6 @@ package func stopWithCycle(_ frames: [BuildFrame], reentering key: any Dependenc
   Diagnostics.stopWithCycle(frames, reentering: [key], recorder: nil)
 }
 
-/// Writes `message` to standard error and stops: a programmer error of the lifecycle's.
-package func stopWithMessage(_ message: String) -> Never {
-  SystemInterface.writeToStandardError(message)
-  fatalError(message)
-}
-
 extension DependencyKey {
   /// Notes, for the build in progress, that this key's value for `context` is its fallback to
   /// the default one.

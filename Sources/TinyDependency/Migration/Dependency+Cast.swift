@@ -18,7 +18,7 @@ extension Dependency {
     self.init(reader: { values in
       let value = values[keyPath: keyPath]
       guard let concrete = value as? Value else {
-        fatalError(Self.castFailure(of: value, property: "\(keyPath)"))
+        stopWithMessage(Self.castFailure(of: value, property: "\(keyPath)"))
       }
       return concrete
     })
@@ -33,7 +33,7 @@ extension Dependency {
     self.init(reader: { values in
       let value = values[Key.self]
       guard let concrete = value as? Value else {
-        fatalError(Self.castFailure(of: value, property: "[\(Key.self).self]"))
+        stopWithMessage(Self.castFailure(of: value, property: "[\(Key.self).self]"))
       }
       return concrete
     })

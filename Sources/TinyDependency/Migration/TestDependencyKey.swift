@@ -70,7 +70,10 @@ extension DependencyValues {
       if let value = valueOnFastPath(of: ObjectIdentifier(key), as: Key.Value.self) {
         return value
       }
-      if let value = valueOnFastPath(of: ObjectIdentifier(TestOnlyKey<Key>.self), as: Key.Value.self) {
+      if let value = valueOnFastPath(
+        of: ObjectIdentifier(TestOnlyKey<Key>.self),
+        as: Key.Value.self
+      ) {
         return value
       }
       if let live = Key.self as? any DependencyKey.Type {
