@@ -104,8 +104,8 @@ done < <(
   code $(find . -name '*.swift' | sort) | grep -E 'current\??\.frame\b' || true
   for file in $(find . -name '*.swift' | sort); do
     awk -v file="$file" '
-      /^\s*\/\// { next }
-      depth == 0 && /static (var|func) (defaultValue|testValue|previewValue|liveValue)\b/ { inside = 1 }
+      /^[[:space:]]*\/\// { next }
+      /static (var|func) (defaultValue|testValue|previewValue|liveValue)[^A-Za-z0-9_]/ { inside = 1 }
       inside {
         if ($0 ~ /DependencyValues\.current/) printf "%s:%d:%s\n", file, NR, $0
         opened += gsub(/\{/, "{"); opened -= gsub(/\}/, "}")
