@@ -46,31 +46,29 @@ struct LockPrimitives {
       let conditionStatus = pthread_cond_init(condition(pointer), nil)
     #else
       var attributes = pthread_condattr_t()
-      pthread_condattr_init(&attributes)
-      pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+      checked(pthread_condattr_init(&attributes), "pthread_condattr_init")
+      checked(pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC), "pthread_condattr_setclock")
       let conditionStatus = pthread_cond_init(condition(pointer), &attributes)
-      pthread_condattr_destroy(&attributes)
+      checked(pthread_condattr_destroy(&attributes), "pthread_condattr_destroy")
     #endif
     precondition(conditionStatus == 0, "pthread_cond_init failed: \(conditionStatus)")
   }
 
   /// Destroys the primitives at `pointer`; nothing may hold or wait on them.
   static func destroy(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
-    pthread_cond_destroy(condition(pointer))
-    pthread_mutex_destroy(mutex(pointer))
+    checked(pthread_cond_destroy(condition(pointer)), "pthread_cond_destroy")
+    checked(pthread_mutex_destroy(mutex(pointer)), "pthread_mutex_destroy")
     pointer.deinitialize(count: 1)
   }
 
   @inline(__always)
   static func lock(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
-    let status = pthread_mutex_lock(mutex(pointer))
-    assert(status == 0, "pthread_mutex_lock failed: \(status)")
+    checked(pthread_mutex_lock(mutex(pointer)), "pthread_mutex_lock")
   }
 
   @inline(__always)
   static func unlock(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
-    let status = pthread_mutex_unlock(mutex(pointer))
-    assert(status == 0, "pthread_mutex_unlock failed: \(status)")
+    checked(pthread_mutex_unlock(mutex(pointer)), "pthread_mutex_unlock")
   }
 
   /// Releases the mutex until a broadcast or `seconds` pass, then takes it again; returns false
@@ -98,14 +96,13 @@ struct LockPrimitives {
         &deadline
       )
     #endif
-    assert(status == 0 || status == ETIMEDOUT, "pthread_cond_timedwait failed: \(status)")
+    if status != ETIMEDOUT { checked(status, "pthread_cond_timedwait") }
     return status == 0
   }
 
   /// Wakes every thread waiting on the condition.
   static func broadcast(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
-    let status = pthread_cond_broadcast(condition(pointer))
-    assert(status == 0, "pthread_cond_broadcast failed: \(status)")
+    checked(pthread_cond_broadcast(condition(pointer)), "pthread_cond_broadcast")
   }
 }
 
@@ -192,9 +189,16 @@ package enum SystemInterface {
     /// The calling thread's pointer, or nil.
     var value: UnsafeMutableRawPointer? {
       get { pthread_getspecific(key) }
-      nonmutating set { pthread_setspecific(key, newValue) }
+      nonmutating set { checked(pthread_setspecific(key, newValue), "pthread_setspecific") }
     }
   }
+}
+
+/// Stops with the call's name when a pthread call fails: each failure here is a broken
+/// invariant (a destroyed or foreign mutex, a lost key), never a condition to recover from.
+@inline(__always)
+func checked(_ status: Int32, _ call: StaticString) {
+  if status != 0 { stopWithMessage("TinyDependency: \(call) failed with error \(status).") }
 }
 
 /// Stops the process with `message`, written to standard error first: `fatalError` alone may
