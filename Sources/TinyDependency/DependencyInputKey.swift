@@ -28,7 +28,7 @@ extension DependencyInputKey {
 
 /// Stops because `key` is an input that nothing set; while tracing, records it instead.
 func missingInput<Key: DependencyKey>(_ key: Key.Type) -> Never {
-  let frame = BuildFrame.innermostOnThisThread
+  let frame = BuildFrame.running
   if let frame, let recorder = frame.recorder {
     // The frame is the input's own (failed) build; what read it is its parent.
     frame.parent?.record(Key.self, inputs: [])

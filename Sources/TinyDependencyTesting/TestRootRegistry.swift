@@ -86,69 +86,62 @@ enum TestRootRegistry {
     let values: DependencyValues
   }
 
-  /// `nonisolated(unsafe)`: guarded by `lock`.
-  nonisolated(unsafe) private static var roots: [CaseKey: DependencyValues] = [:]
-  /// `nonisolated(unsafe)`: guarded by `lock`.
-  nonisolated(unsafe) private static var fastRoots: [FastKey: FastEntry] = [:]
-  /// `nonisolated(unsafe)`: guarded by `lock`.
-  nonisolated(unsafe) private static var xcTest: XCTestRoot?
-  private static let lock = NSLock()
+  /// What the registry's lock guards.
+  private struct State {
+    var roots: [CaseKey: DependencyValues] = [:]
+    var fastRoots: [FastKey: FastEntry] = [:]
+    var xcTest: XCTestRoot?
+    var isObserving = false
+  }
+
+  private static let state = Locked(State())
 
   /// The root of the running test, made on its first read; nil outside tests.
   static func currentRoot() -> DependencyValues? {
     if let test = Test.current {
       let testCase = Test.Case.current
       let fast = FastKey(test, testCase)
-      if let fast {
-        lock.lock()
-        let hit = fastRoots[fast]
-        lock.unlock()
-        if let hit { return hit.values }
-      }
+      if let fast, let hit = state.withLock({ $0.fastRoots[fast] }) { return hit.values }
       let key = CaseKey(test: test.id, testCase: testCase.flatMap(identity(of:)))
-      lock.lock()
-      defer { lock.unlock() }
-      let root = roots[key] ?? DependencyValues()
-      roots[key] = root
-      if let fast {
-        // Bounded: should a case's bytes vary from one read to the next, this only costs time.
-        if fastRoots.count >= 4_096 { fastRoots.removeAll() }
-        fastRoots[fast] = FastEntry(values: root, testCase: testCase)
+      return state.withLock { state in
+        let root = state.roots[key] ?? DependencyValues()
+        state.roots[key] = root
+        if let fast {
+          // Bounded: should a case's bytes vary from one read to the next, this only costs time.
+          if state.fastRoots.count >= 4_096 { state.fastRoots.removeAll() }
+          state.fastRoots[fast] = FastEntry(values: root, testCase: testCase)
+        }
+        return root
       }
-      return root
     }
     registerObserverOnTheMainThread()
-    lock.lock()
-    defer { lock.unlock() }
-    return xcTest?.values
+    return state.withLock { $0.xcTest?.values }
   }
 
   /// Replaces the running test's root, `old`, with `new`; false when `old` is not its root.
   static func replaceCurrentRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool {
     guard currentRoot()?.isSameContainer(as: old) == true else { return false }
-    lock.lock()
-    defer { lock.unlock() }
-    if let test = Test.current {
-      let testCase = Test.Case.current
-      let key = CaseKey(test: test.id, testCase: testCase.flatMap(identity(of:)))
-      guard roots[key]?.isSameContainer(as: old) == true else { return false }
-      roots[key] = new
-      if let fast = FastKey(test, testCase) {
-        fastRoots[fast] = FastEntry(values: new, testCase: testCase)
+    let test = Test.current
+    let testCase = Test.Case.current
+    let key = test.map { CaseKey(test: $0.id, testCase: testCase.flatMap(identity(of:))) }
+    let fast = test.flatMap { FastKey($0, testCase) }
+    return state.withLock { state in
+      if let key {
+        guard state.roots[key]?.isSameContainer(as: old) == true else { return false }
+        state.roots[key] = new
+        if let fast { state.fastRoots[fast] = FastEntry(values: new, testCase: testCase) }
+        return true
       }
+      guard let root = state.xcTest, root.values.isSameContainer(as: old) else { return false }
+      state.xcTest = XCTestRoot(testCase: root.testCase, values: new)
       return true
     }
-    guard let root = xcTest, root.values.isSameContainer(as: old) else { return false }
-    xcTest = XCTestRoot(testCase: root.testCase, values: new)
-    return true
   }
 
   /// The XCTest test method that is running, if any.
   static var currentTestCase: XCTestCase? {
     if Test.current == nil { registerObserverOnTheMainThread() }
-    lock.lock()
-    defer { lock.unlock() }
-    return xcTest?.testCase
+    return state.withLock { $0.xcTest?.testCase }
   }
 
   /// The XCTest test method that is running, as far as the registry knows.
@@ -164,19 +157,18 @@ enum TestRootRegistry {
   /// The XCTest test method that is running.
   static var runningXCTest: RunningXCTest {
     if Test.current == nil { registerObserverOnTheMainThread() }
-    lock.lock()
-    defer { lock.unlock() }
-    guard let root = xcTest else { return .none }
+    guard let root = state.withLock({ $0.xcTest }) else { return .none }
     return root.testCase.map(RunningXCTest.named) ?? .unnamed
   }
 
   /// Learns the test case of the method that was running when the observer was registered.
   static func learn(_ testCase: XCTestCase) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let root = xcTest, root.testCase == nil else { return }
-    xcTest = XCTestRoot(testCase: testCase, values: root.values)
-    root.values.testScope?.name = testCase.name
+    let learned = state.withLock { state -> XCTestRoot? in
+      guard let root = state.xcTest, root.testCase == nil else { return nil }
+      state.xcTest = XCTestRoot(testCase: testCase, values: root.values)
+      return root
+    }
+    learned?.values.testScope?.name = testCase.name
   }
 
   /// Tells a parameterized test's cases apart. Their IDs are not public API: the discriminator
@@ -202,19 +194,16 @@ enum TestRootRegistry {
 
   // MARK: - XCTest
 
-  /// `nonisolated(unsafe)`: guarded by `lock`.
-  nonisolated(unsafe) private static var isObserving = false
-
   /// Registers the observer once, the first time the registry is asked on the main thread
   /// outside Swift Testing, that is from inside an XCTest test method (or its `setUp`): that
   /// method gets a root too, which ends when the observer sees it finish. XCTest starts and
   /// finishes test methods on the main thread.
   private static func registerObserverOnTheMainThread() {
     guard Thread.isMainThread else { return }
-    lock.lock()
-    let register = !isObserving
-    isObserving = true
-    lock.unlock()
+    let register = state.withLock { state in
+      defer { state.isObserving = true }
+      return !state.isObserving
+    }
     guard register else { return }
     start(nil)
     // On the main thread, so on the main actor. `MainActor.assumeIsolated` needs macOS 14 and
@@ -232,16 +221,14 @@ enum TestRootRegistry {
       testCase: testCase,
       values: DependencyValues(context: nil, testScope: scope)
     )
-    lock.lock()
-    xcTest = root
-    lock.unlock()
+    state.withLock { $0.xcTest = root }
   }
 
   static func finish(_ testCase: XCTestCase) {
-    lock.lock()
-    let root = xcTest
-    xcTest = nil
-    lock.unlock()
+    let root = state.withLock { state in
+      defer { state.xcTest = nil }
+      return state.xcTest
+    }
     guard let scope = root?.values.testScope else { return }
     if root?.testCase == nil { scope.name = testCase.name }
     scope.end()

@@ -142,27 +142,21 @@ enum XCTestScopes {
   }
 
   /// The innermost call a test made: where its outermost call records the overrides that
-  /// nothing read. Shared by the nested calls of one test; `@unchecked Sendable`: guarded by
-  /// its lock.
-  final class Site: @unchecked Sendable {
-    private let lock = NSLock()
-    private var deepest: (filePath: String, line: Int, depth: Int)?
+  /// nothing read. Shared by the nested calls of one test.
+  final class Site: Sendable {
+    private let deepest = Locked<(filePath: String, line: Int, depth: Int)?>(nil)
 
     /// Notes a call, which becomes the innermost if no call seen so far is nested deeper.
     func enter(_ scope: Scope) {
-      lock.lock()
-      defer { lock.unlock() }
-      if (deepest?.depth ?? 0) <= scope.depth {
-        deepest = (scope.filePath, scope.line, scope.depth)
+      deepest.withLock { deepest in
+        if (deepest?.depth ?? 0) <= scope.depth {
+          deepest = (scope.filePath, scope.line, scope.depth)
+        }
       }
     }
 
     /// The file and line of the innermost call seen.
-    var innermost: (filePath: String, line: Int, depth: Int)? {
-      lock.lock()
-      defer { lock.unlock() }
-      return deepest
-    }
+    var innermost: (filePath: String, line: Int, depth: Int)? { deepest.withLock { $0 } }
   }
 
   @TaskLocal static var current: Scope?

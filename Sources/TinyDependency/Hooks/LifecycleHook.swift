@@ -60,7 +60,7 @@ extension DependencyKey {
   /// Notes, for the build in progress, that this key's value for `context` is its fallback to
   /// the default one.
   package static func noteFallback(in context: DependencyContext) {
-    BuildFrame.innermostOnThisThread?.noteFallback(of: Self.self, in: context)
+    BuildFrame.running?.noteFallback(of: Self.self, in: context)
   }
 
   /// The key's short name, for messages.
