@@ -21,6 +21,8 @@ struct StorageState: DefaultInitializable, Freezable {
   var liveObservers = 0
   /// What preparation and shutdown keep here, if they did (`LifecycleHook.swift`).
   var lifecycle: LifecycleValues?
+  /// What `prepareDependencies` applied to this root, when no test's observer keeps it.
+  var preparation: PreparedRoot?
 
   /// Whether the value of `id` here was shut down.
   func hasRetired(_ id: ObjectIdentifier) -> Bool {

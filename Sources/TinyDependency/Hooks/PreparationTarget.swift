@@ -96,10 +96,6 @@ struct PreparationTarget {
   let replaceable: DependencyValues?
 
   /// Registries of test roots that have no test scope of their own to keep theirs, by root.
-  private static let registries = Locked<[ObjectIdentifier: (DependencyStorage, PreparedRoot)]>(
-    [:]
-  )
-
   /// The target of a call made now.
   static func current() -> Self {
     let process = Self(
@@ -127,10 +123,11 @@ struct PreparationTarget {
     if let observer = node.testObserver {
       registry = observer.preparation
     } else {
-      registry = registries.withLock { registries in
-        if let found = registries[ObjectIdentifier(node)] { return found.1 }
+      // Kept in the root itself, and freed with it.
+      registry = node.state.withLock { state in
+        if let found = state.preparation { return found }
         let made = PreparedRoot()
-        registries[ObjectIdentifier(node)] = (node, made)
+        state.preparation = made
         return made
       }
     }
@@ -156,7 +153,7 @@ struct PreparationTarget {
       }
     guard provider.replaceCurrentTestRoot(replaceable, with: made) else { return nil }
     if storage.testObserver == nil {
-      Self.registries.withLock { $0[ObjectIdentifier(made.storage)] = (made.storage, registry) }
+      made.storage.state.withLock { $0.preparation = registry }
     }
     return made.storage
   }
@@ -189,12 +186,16 @@ extension PreparedRoot {
 }
 
 extension DependencyValues {
-  /// Whether a value that `prepareDependencies` set reaches this container: it is the process
-  /// root or derives from it.
+  /// Whether a value that `prepareDependencies` set reaches this container: set on the process
+  /// root, or on the test's root (or a container bound in a test) that this one derives from.
   func seesPreparedValue(of id: ObjectIdentifier) -> Bool {
     var node: DependencyStorage? = storage
     while let current = node {
       if current.isProcessRoot { return PreparedRoot.process.isPrepared(id) }
+      // A test's root, or a container bound in a test, that `prepareDependencies` prepared.
+      let prepared =
+        current.testObserver?.preparation ?? current.state.withLock { $0.preparation }
+      if prepared?.isPrepared(id) == true { return true }
       node = current.parent
     }
     return false
