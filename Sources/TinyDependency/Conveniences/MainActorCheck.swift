@@ -34,7 +34,9 @@ enum MainActorCheck {
     if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
       return MainActor.assumeIsolated(body)
     }
-    // The caller checked the isolation; a main-actor function and a plain one are called alike.
+    // The caller checked that this runs on the main thread. A synchronous function's global-actor
+    // isolation is a rule of the type checker, not of the calling convention: a main-actor
+    // function and a plain one are called alike, so the cast only drops the check already made.
     return withoutActuallyEscaping(body) { body in
       unsafeBitCast(body, to: (() -> T).self)()
     }

@@ -18,8 +18,9 @@ package struct KeyType: @unchecked Sendable, Hashable {
 }
 
 extension KeyType {
-  /// The key whose `ObjectIdentifier(Key.self)` is `id`: every id a container stores is made from
-  /// a key's metatype, which an `ObjectIdentifier` holds as its bit pattern.
+  /// The key whose `ObjectIdentifier(Key.self)` is `id`. Safe for the ids a container stores,
+  /// each made from a key's metatype: `ObjectIdentifier` is `@frozen` with the metatype's address
+  /// as its one field, part of the standard library's ABI (`KeyTypeTests` pins it).
   init(identifiedBy id: ObjectIdentifier) {
     let type = unsafeBitCast(id, to: Any.Type.self)
     self.init(type as! any DependencyKey.Type)

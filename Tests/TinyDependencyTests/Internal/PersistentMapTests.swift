@@ -172,3 +172,33 @@ struct PersistentMapTests {
     }
   #endif
 }
+
+/// A value that counts the instances alive.
+final class OverwrittenProbe: Sendable {
+  static let alive = Locked(0)
+  init() { Self.alive.withLock { $0 += 1 } }
+  deinit { Self.alive.withLock { $0 -= 1 } }
+}
+
+enum OverwrittenProbeKey: DependencyKey {
+  static var defaultValue: OverwrittenProbe? { nil }
+}
+
+/// Overwritten overrides stay linked below the box that replaced them until the map next folds
+/// its layers into the trie: at most `maximumLayers` values a key, however often it is set.
+@Suite("A container set over and over keeps a bounded number of overwritten values")
+struct OverwrittenOverrideTests {
+  @Test func overwrittenValuesAreFreedWithinTheLayerBound() {
+    let before = OverwrittenProbe.alive.withLock { $0 }
+    var values = DependencyValues(context: .test)
+    for round in 0..<1_000 {
+      values[OverwrittenProbeKey.self] = OverwrittenProbe()
+      // A derived scope asks for the flattened overrides now and then.
+      if round % 3 == 0 { withDependencies(values) {} }
+    }
+    let kept = OverwrittenProbe.alive.withLock { $0 } - before
+    #expect(kept >= 1)
+    #expect(kept <= 2 * PersistentMap.maximumLayers)
+    _ = values
+  }
+}
