@@ -20,8 +20,8 @@ extension DependencyGraph {
   /// that meets one stops there, the problem shows in ``cycles`` or ``missingInputs``, and
   /// tracing goes on with the next key in a new container. A resolution still running after a
   /// minute (blocked on a lock, say) is left behind, and tracing goes on without it. Each key
-  /// resolves on a thread of its own; a thread that met a problem stays parked, with what it
-  /// was building, for the rest of the process, so trace from tests and checks rather than
+  /// resolves on a thread of its own; a thread that met a problem ends there, and what it was
+  /// building is kept for the rest of the process, so trace from tests and checks rather than
   /// from a running app.
   ///
   /// `configure` runs on that thread as well, before the key resolves, while the caller waits:
@@ -75,7 +75,7 @@ extension DependencyGraph {
       let recorder = TraceRecorder(stopsAtLiveFallbacks: stopsAtLiveFallbacks)
       let traced = KeyType(key)
       // `configure` runs on the tracing thread too: a read there that meets a cycle or an
-      // unset input parks that thread, not the caller's.
+      // unset input ends that thread, not the caller's.
       TraceThreads.runOnNewThread {
         var values = DependencyValues(context: context, recorder: recorder)
         configure.body(&values)

@@ -5,9 +5,8 @@ import TinyDependency
 ///
 /// A resolution traced this way runs on a thread of its own. When it meets a cycle or an unset
 /// input, there is no value to return and no way to unwind the builders above it, so the
-/// recorder notes the problem, wakes the tracer and parks that thread for good. The parked
-/// thread and the values it was building are never released: tracing is meant for test suites
-/// and checks that run once.
+/// recorder notes the problem, wakes the tracer and ends that thread. The values it was
+/// building are never released: tracing is meant for test suites and checks that run once.
 final class TraceRecorder: BuildRecorder {
   /// Whether a key's fallback to its live default is recorded and stops the resolution, so
   /// that no live value is built (validation).

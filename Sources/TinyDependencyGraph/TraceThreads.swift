@@ -9,12 +9,14 @@
   import Bionic
 #endif
 
-/// The tracing threads: started detached, and parked for good where a traced resolution cannot
-/// go on.
+/// The tracing threads: started detached, and ended where a traced resolution cannot go on.
 enum TraceThreads {
-  /// Blocks the calling thread for good: for traced resolutions that cannot go on.
+  /// Ends the calling thread, a tracing thread, for a traced resolution that cannot go on: no
+  /// builder above it can return, and Swift cannot unwind them. The thread and its stack are
+  /// released; what its frames held (the values being built) is not, and nothing waits on it:
+  /// a trace reads each key in a container of its own.
   static func park() -> Never {
-    while true { sleep(3_600) }
+    pthread_exit(nil)
   }
 
   /// Runs `body` on a new detached thread.
