@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph
@@ -129,7 +130,7 @@ struct MainActorKeyValidationTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func aCycleMetOnTheMainActorStopsNamingTheKeys() async throws {
+    @Test(.oneExitTestAtATime) func aCycleMetOnTheMainActorStopsNamingTheKeys() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -144,7 +145,7 @@ struct MainActorKeyValidationTests {
       #expect(!message.contains("MainActorKey<"))
     }
 
-    @Test func anUnsetInputMetOnTheMainActorStopsNamingIt() async throws {
+    @Test(.oneExitTestAtATime) func anUnsetInputMetOnTheMainActorStopsNamingIt() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -159,7 +160,7 @@ struct MainActorKeyValidationTests {
       )
     }
 
-    @Test func aPlainKeyWhoseTestValueReadsAMainActorKeyStopsAmongThePlainKeys() async throws {
+    @Test(.oneExitTestAtATime) func aPlainKeyWhoseTestValueReadsAMainActorKeyStopsAmongThePlainKeys() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
