@@ -8,7 +8,8 @@ struct PreparedScopeSharingTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
     /// The pool is this scope's and shut down when it ends: a value built on it must not be
     /// handed up to the container around, which has no pool of its own.
-    @Test(.oneExitTestAtATime) func aValueBuiltOnTheScopesOwnPoolIsNotHandedUp() async throws {
+    @Test(.oneExitTestAtATime)
+    func aValueBuiltOnTheScopesOwnPoolIsNotHandedUp() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

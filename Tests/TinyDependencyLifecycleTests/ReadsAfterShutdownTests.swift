@@ -8,7 +8,8 @@ import TinyDependencyLifecycle
 @Suite("Every read of a value after its shutdown stops, also in scopes that read it before")
 struct ReadsAfterShutdownTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test(.oneExitTestAtATime) func aRequestScopeThatReadAValueBeforeTheShutdownStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aRequestScopeThatReadAValueBeforeTheShutdownStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -30,7 +31,8 @@ struct ReadsAfterShutdownTests {
     }
 
     /// A synchronous value the container built over a value it shut down is retired with it.
-    @Test(.oneExitTestAtATime) func aRequestScopeThatReadAValueBuiltOnAShutDownOneStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aRequestScopeThatReadAValueBuiltOnAShutDownOneStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -54,7 +56,8 @@ struct ReadsAfterShutdownTests {
 
     /// An object made in a request scope keeps that scope; once the container shut the value
     /// down, the object's read stops, wherever it happens.
-    @Test(.oneExitTestAtATime) func anObjectMadeInARequestScopeStopsWhenItReadsAfterTheShutdown() async throws {
+    @Test(.oneExitTestAtATime)
+    func anObjectMadeInARequestScopeStopsWhenItReadsAfterTheShutdown() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -77,7 +80,8 @@ struct ReadsAfterShutdownTests {
       #expect(message.contains("PoolKey was read after `shutdown()`"))
     }
 
-    @Test(.oneExitTestAtATime) func anObjectMadeInARequestScopeStopsWhenAnotherScopeReadsItAfterTheShutdown()
+    @Test(.oneExitTestAtATime)
+    func anObjectMadeInARequestScopeStopsWhenAnotherScopeReadsItAfterTheShutdown()
       async throws
     {
       let result = try await #require(

@@ -130,7 +130,8 @@ struct MainActorKeyValidationTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test(.oneExitTestAtATime) func aCycleMetOnTheMainActorStopsNamingTheKeys() async throws {
+    @Test(.oneExitTestAtATime)
+    func aCycleMetOnTheMainActorStopsNamingTheKeys() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -145,7 +146,8 @@ struct MainActorKeyValidationTests {
       #expect(!message.contains("MainActorKey<"))
     }
 
-    @Test(.oneExitTestAtATime) func anUnsetInputMetOnTheMainActorStopsNamingIt() async throws {
+    @Test(.oneExitTestAtATime)
+    func anUnsetInputMetOnTheMainActorStopsNamingIt() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -160,7 +162,8 @@ struct MainActorKeyValidationTests {
       )
     }
 
-    @Test(.oneExitTestAtATime) func aPlainKeyWhoseTestValueReadsAMainActorKeyStopsAmongThePlainKeys() async throws {
+    @Test(.oneExitTestAtATime)
+    func aPlainKeyWhoseTestValueReadsAMainActorKeyStopsAmongThePlainKeys() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+
 @testable import TinyDependencyTesting
 
 /// Reads after a test ended and overrides that had no effect. Each test runs a trait's scope by

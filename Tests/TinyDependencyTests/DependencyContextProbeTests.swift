@@ -128,7 +128,11 @@ struct DependencyContextProbeTests {
   func anExecutableNamedLikeARunnerIsNotOne(name: String) async throws {
     let copy = try Self.probeCopy(named: name)
     defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
-    let result = try await run(copy, arguments: ["/tmp/AppTests.xctest"], environment: Self.untouched)
+    let result = try await run(
+      copy,
+      arguments: ["/tmp/AppTests.xctest"],
+      environment: Self.untouched
+    )
     #expect(result.standardOutput.contains("context: default\n"))
   }
 

@@ -12,7 +12,8 @@ import TinyDependency
 @Suite("Cycles across threads stop, and blocking hand-offs are reported after a timeout")
 struct DependencyCycleAcrossThreadsTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test(.oneExitTestAtATime) func cycleAcrossTwoThreadsStopsInsteadOfHanging() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleAcrossTwoThreadsStopsInsteadOfHanging() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -30,7 +31,8 @@ struct DependencyCycleAcrossThreadsTests {
       #expect(message.contains("different threads"))
     }
 
-    @Test(.oneExitTestAtATime) func cycleAcrossThreadsThroughNestedBuildsNamesEveryKey() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleAcrossThreadsThroughNestedBuildsNamesEveryKey() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -47,7 +49,8 @@ struct DependencyCycleAcrossThreadsTests {
       )
     }
 
-    @Test(.oneExitTestAtATime) func blockingHandOffToAnotherThreadIsReportedAfterATimeout() async throws {
+    @Test(.oneExitTestAtATime)
+    func blockingHandOffToAnotherThreadIsReportedAfterATimeout() async throws {
       let result = try await #require(
         processExitsWith: .exitCode(3),
         observing: [\.standardErrorContent]
@@ -59,7 +62,8 @@ struct DependencyCycleAcrossThreadsTests {
       #expect(message.contains("blocking hand-off"))
     }
 
-    @Test(.oneExitTestAtATime) func handOffThroughAPropertyWrapperIsReportedAfterATimeout() async throws {
+    @Test(.oneExitTestAtATime)
+    func handOffThroughAPropertyWrapperIsReportedAfterATimeout() async throws {
       let result = try await #require(
         processExitsWith: .exitCode(3),
         observing: [\.standardErrorContent]
@@ -70,7 +74,8 @@ struct DependencyCycleAcrossThreadsTests {
       #expect(message.contains("WrapperHandOffKey -> EchoBackKey -> WrapperHandOffKey"))
     }
 
-    @Test(.oneExitTestAtATime) func blockingHandOffThroughTheProcessRootIsReportedAfterATimeout() async throws {
+    @Test(.oneExitTestAtATime)
+    func blockingHandOffThroughTheProcessRootIsReportedAfterATimeout() async throws {
       let result = try await #require(
         processExitsWith: .exitCode(3),
         observing: [\.standardErrorContent]

@@ -8,7 +8,8 @@ import Testing
 @Suite("Cycles through containers made inside a build stop with their path")
 struct DependencyCycleFreshContainerTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test(.oneExitTestAtATime) func aBuildReadingItsKeyThroughAFreshContainerStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aBuildReadingItsKeyThroughAFreshContainerStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -21,7 +22,8 @@ struct DependencyCycleFreshContainerTests {
       )
     }
 
-    @Test(.oneExitTestAtATime) func aBuildReadingItsKeyThroughAFreshBoundContainerStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aBuildReadingItsKeyThroughAFreshBoundContainerStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -32,7 +34,8 @@ struct DependencyCycleFreshContainerTests {
       #expect(message.contains("FreshBoundSelfKey -> FreshBoundSelfKey."))
     }
 
-    @Test(.oneExitTestAtATime) func twoKeysReadingEachOtherThroughFreshContainersStop() async throws {
+    @Test(.oneExitTestAtATime)
+    func twoKeysReadingEachOtherThroughFreshContainersStop() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -45,7 +48,8 @@ struct DependencyCycleFreshContainerTests {
 
     /// Every level sets an input anew: the scope differs each time, the key comes back all
     /// the same, on the same thread, while its build runs. That is the cycle.
-    @Test(.oneExitTestAtATime) func aFreshContainerWithItsOwnOverrideEachLevelStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aFreshContainerWithItsOwnOverrideEachLevelStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -58,7 +62,8 @@ struct DependencyCycleFreshContainerTests {
 
     /// A chain of distinct keys, each built inside the one before, never repeats: it stops
     /// before the thread's stack runs out, naming where the chain starts.
-    @Test(.oneExitTestAtATime) func aChainOfBuildsTooDeepForTheStackStopsWithAMessage() async throws {
+    @Test(.oneExitTestAtATime)
+    func aChainOfBuildsTooDeepForTheStackStopsWithAMessage() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

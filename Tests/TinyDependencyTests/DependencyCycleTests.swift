@@ -5,7 +5,8 @@ import TinyDependency
 @Suite("Dependency cycles stop with their path")
 struct DependencyCycleTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test(.oneExitTestAtATime) func directCycleStopsWithItsPath() async throws {
+    @Test(.oneExitTestAtATime)
+    func directCycleStopsWithItsPath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -21,7 +22,8 @@ struct DependencyCycleTests {
       #expect(message.contains("read one of these dependencies lazily"))
     }
 
-    @Test(.oneExitTestAtATime) func threeKeyCycleNamesEveryKeyInOrder() async throws {
+    @Test(.oneExitTestAtATime)
+    func threeKeyCycleNamesEveryKeyInOrder() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -34,7 +36,8 @@ struct DependencyCycleTests {
       )
     }
 
-    @Test(.oneExitTestAtATime) func cycleThroughPropertyWrapperInAnInitializerIsFound() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleThroughPropertyWrapperInAnInitializerIsFound() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -45,7 +48,8 @@ struct DependencyCycleTests {
       #expect(message.contains("ModelKey -> RepositoryKey -> ModelKey."))
     }
 
-    @Test(.oneExitTestAtATime) func transientCycleStopsToo() async throws {
+    @Test(.oneExitTestAtATime)
+    func transientCycleStopsToo() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -56,7 +60,8 @@ struct DependencyCycleTests {
       #expect(message.contains("TransientLoopKey -> TransientLoopKey."))
     }
 
-    @Test(.oneExitTestAtATime) func cycleThroughAStaticContainerStopsWithItsPath() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleThroughAStaticContainerStopsWithItsPath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -67,7 +72,8 @@ struct DependencyCycleTests {
       #expect(message.contains("StaticCycleKey -> StaticCycleKey."))
     }
 
-    @Test(.oneExitTestAtATime) func cycleThroughAContainerBoundInsideABuildStopsWithItsPath() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleThroughAContainerBoundInsideABuildStopsWithItsPath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -14,7 +14,8 @@ struct SiblingWaitTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
     /// A reads B and B reads A, each started in its own request scope: each thread waits for the
     /// build the other announced above, and the loop of waits stops with the cycle.
-    @Test(.oneExitTestAtATime) func aCycleOfKeysThroughSiblingScopesStillStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aCycleOfKeysThroughSiblingScopesStillStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -162,7 +162,8 @@ struct PersistentMapTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test(.oneExitTestAtATime) func linkingABoxIntoASecondMapStops() async {
+    @Test(.oneExitTestAtATime)
+    func linkingABoxIntoASecondMapStops() async {
       await #expect(processExitsWith: .failure) {
         let box = Box(1)
         var first = PersistentMap()
