@@ -33,7 +33,7 @@ let package = Package(
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
-    // Runs the package's executables in a child process, for the two test targets that do.
+    // Runs the package's executables in a child process, for the test targets that do.
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
     .executableTarget(
       name: "TinyDependencyExample",
@@ -68,7 +68,7 @@ let package = Package(
       name: "TinyDependencyTestingTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting",
-        "TinyDependencyLifecycle",
+        "TinyDependencyLifecycle", "TestSubprocess",
       ]
     ),
     .testTarget(

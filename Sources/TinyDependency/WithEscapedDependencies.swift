@@ -56,12 +56,14 @@ extension DependencyValues {
     private let binding: BuildBinding?
 
     init(values: DependencyValues) {
-      binding = values.binding
+      // A binding of its own: the build's is its thread's to recycle (`BuildBinding`), and
+      // another thread that read it through this continuation would race with that.
+      binding = values.frame.map(BuildBinding.init)
       if values.frame != nil, let capture = values.captureForWrapper(.escapedScope) {
         scope = .captured(capture)
       } else {
         values.storage.freeze()
-        scope = .container(values)
+        scope = .container(DependencyValues(storage: values.storage))
       }
     }
 

@@ -3,7 +3,7 @@ package import Foundation
 // Shared by the test targets that run the package's executables in a child process.
 
 /// What a finished subprocess printed, and how it ended.
-package struct SubprocessResult {
+package struct SubprocessResult: Sendable {
   package var status: Int32
   package var standardOutput: String
   package var standardError: String
@@ -28,10 +28,30 @@ package func builtProduct(_ name: String) throws -> URL {
 }
 
 /// Runs an executable with `environment` added to (or removed from, for nil) this process's.
+///
+/// The child is started and waited for on a thread of its own: the test's task gives its thread
+/// back to the concurrency pool meanwhile. A child can run for minutes on a loaded machine (a
+/// `swift build`, or an executable under ThreadSanitizer); on two cores, two tests waiting for
+/// one on pool threads would stop every async test beside them, and their deadlines would pass.
 package func run(
   _ executable: URL,
   arguments: [String] = [],
   environment changes: [String: String?] = [:]
+) async throws -> SubprocessResult {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread.detachNewThread {
+      continuation.resume(
+        with: Result { try runBlocking(executable, arguments: arguments, environment: changes) }
+      )
+    }
+  }
+}
+
+/// ``run(_:arguments:environment:)``, on the calling thread.
+private func runBlocking(
+  _ executable: URL,
+  arguments: [String],
+  environment changes: [String: String?]
 ) throws -> SubprocessResult {
   var environment = ProcessInfo.processInfo.environment
   for (name, value) in changes {

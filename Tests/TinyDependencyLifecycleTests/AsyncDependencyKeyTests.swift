@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph
@@ -85,7 +86,8 @@ struct AsyncDependencyKeyTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func readingAnUnpreparedKeyStopsWithItsNameAndTheFix() async throws {
+    @Test(.oneExitTestAtATime)
+    func readingAnUnpreparedKeyStopsWithItsNameAndTheFix() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -100,7 +102,8 @@ struct AsyncDependencyKeyTests {
       #expect(message.contains("unpreparedKeys(among:)"))
     }
 
-    @Test func readingAKeyWhoseBuildIsStillRunningSaysSo() async throws {
+    @Test(.oneExitTestAtATime)
+    func readingAKeyWhoseBuildIsStillRunningSaysSo() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

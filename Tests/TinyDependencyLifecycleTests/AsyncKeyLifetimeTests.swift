@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -7,7 +8,8 @@ import TinyDependencyLifecycle
 @Suite("An async key declared transient or input stops with its name and the fix")
 struct AsyncKeyLifetimeTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func preparingATransientAsyncKeyStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func preparingATransientAsyncKeyStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -19,7 +21,8 @@ struct AsyncKeyLifetimeTests {
       #expect(message.contains("remove its `lifetime`"))
     }
 
-    @Test func readingATransientAsyncKeyNamesItsLifetimeNotAMissingPrepare() async throws {
+    @Test(.oneExitTestAtATime)
+    func readingATransientAsyncKeyNamesItsLifetimeNotAMissingPrepare() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -31,7 +34,8 @@ struct AsyncKeyLifetimeTests {
       #expect(!message.contains("was not prepared"))
     }
 
-    @Test func preparingAnInputAsyncKeyStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func preparingAnInputAsyncKeyStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

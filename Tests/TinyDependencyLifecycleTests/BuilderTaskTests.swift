@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -7,7 +8,8 @@ struct BuilderTaskTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     /// The task the builder starts inherits its scope, but the builder does not wait for it:
     /// the task waiting for a build that waits for the builder is no cycle.
-    @Test func aTaskABuilderDoesNotAwaitIsNoCycle() async {
+    @Test(.oneExitTestAtATime)
+    func aTaskABuilderDoesNotAwaitIsNoCycle() async {
       await #expect(processExitsWith: .success) {
         let values = DependencyValues(context: .default)
         try! await values.prepare([TaskStarterKey.self], timeout: 10)
@@ -18,7 +20,8 @@ struct BuilderTaskTests {
 
     /// Each build of A starts B in a new scope, and B starts A there: each build is new, but
     /// the chain re-enters A, so it stops with its path instead of building until the deadline.
-    @Test func aCycleThroughAScopeInsideABuilderStopsWithItsPath() async throws {
+    @Test(.oneExitTestAtATime)
+    func aCycleThroughAScopeInsideABuilderStopsWithItsPath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

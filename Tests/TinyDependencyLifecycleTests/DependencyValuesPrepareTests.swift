@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph
@@ -215,7 +216,8 @@ struct DependencyValuesPrepareTests {
   // MARK: - Cycles
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func twoAsyncKeysAwaitingEachOtherStopWithThePath() async throws {
+    @Test(.oneExitTestAtATime)
+    func twoAsyncKeysAwaitingEachOtherStopWithThePath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -230,7 +232,8 @@ struct DependencyValuesPrepareTests {
       )
     }
 
-    @Test func anAsyncKeyAwaitingItselfStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func anAsyncKeyAwaitingItselfStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -241,7 +244,8 @@ struct DependencyValuesPrepareTests {
       #expect(message.contains("SelfAwaitingKey -> SelfAwaitingKey."))
     }
 
-    @Test func aCycleThroughASyncKeyStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aCycleThroughASyncKeyStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -252,7 +256,8 @@ struct DependencyValuesPrepareTests {
       #expect(message.contains("LoopingPoolKey -> LoopingConfigKey -> LoopingPoolKey."))
     }
 
-    @Test func aCycleThroughAnotherAsyncBuildAndASyncKeyStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aCycleThroughAnotherAsyncBuildAndASyncKeyStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -263,7 +268,8 @@ struct DependencyValuesPrepareTests {
       #expect(message.contains("OuterLoopKey -> InnerLoopKey -> LoopBridgeKey -> OuterLoopKey."))
     }
 
-    @Test func aCycleThroughOneOfTwoKeysPreparedTogetherStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aCycleThroughOneOfTwoKeysPreparedTogetherStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

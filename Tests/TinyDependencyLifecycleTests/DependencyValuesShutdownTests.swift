@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -176,7 +177,8 @@ struct DependencyValuesShutdownTests {
   // MARK: - Reads after shutdown
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func readingAValueAfterShutdownStopsWithItsName() async throws {
+    @Test(.oneExitTestAtATime)
+    func readingAValueAfterShutdownStopsWithItsName() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -190,7 +192,8 @@ struct DependencyValuesShutdownTests {
       #expect(message.contains("UsersKey was read after `shutdown()` shut it down"))
     }
 
-    @Test func readingAValueThatReadAShutDownValueStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func readingAValueThatReadAShutDownValueStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -205,7 +208,8 @@ struct DependencyValuesShutdownTests {
       #expect(message.contains("UsersHandlerKey was read after `shutdown()`"))
     }
 
-    @Test func aScopeMadeFromAShutDownContainerStopsToo() async throws {
+    @Test(.oneExitTestAtATime)
+    func aScopeMadeFromAShutDownContainerStopsToo() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -223,8 +227,8 @@ struct DependencyValuesShutdownTests {
     /// A scope made from the container builds a synchronous key anew, as `shutdown()` documents,
     /// whether or not it changed one of its inputs: the container itself must not keep that
     /// value, or its own reads would return it instead of stopping.
-    @Test func aScopeMadeFromAShutDownContainerBuildsItsOwnAndTheContainerStillStops() async throws
-    {
+    @Test(.oneExitTestAtATime)
+    func aScopeMadeFromAShutDownContainerBuildsItsOwnAndTheContainerStillStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

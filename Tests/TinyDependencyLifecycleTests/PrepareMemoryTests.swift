@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -13,7 +14,7 @@ struct PrepareMemoryTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     /// Each prepare builds a quick key in a container of its own, with the default 30 s timeout,
     /// and returns at once: nothing of it should stay once it returned.
-    @Test(.enabled(if: !runsUnderAddressSanitizer))
+    @Test(.oneExitTestAtATime, .enabled(if: !runsUnderAddressSanitizer))
     func preparesThatReturnedLeaveMemoryFlat() async {
       await #expect(processExitsWith: .success) {
         func prepareMany(_ count: Int) async {

@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -141,7 +142,8 @@ struct PreparedInputSharingTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func theAppNeverGetsARepositoryOverARequestsConnection() async throws {
+    @Test(.oneExitTestAtATime)
+    func theAppNeverGetsARepositoryOverARequestsConnection() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -157,7 +159,8 @@ struct PreparedInputSharingTests {
       #expect(message.contains("ConnectionKey is an async key that was not prepared"))
     }
 
-    @Test func aSiblingThatPreparedNothingDoesNotGetAnotherRequestsRepository() async throws {
+    @Test(.oneExitTestAtATime)
+    func aSiblingThatPreparedNothingDoesNotGetAnotherRequestsRepository() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -183,7 +186,8 @@ struct PreparedInputSharingTests {
 
     /// A child made with `withDependencies(from:)` reads in a scope below the request's: the
     /// repository it builds goes up to the request, not past it.
-    @Test func aRepositoryBuiltThroughWithDependenciesFromStaysInTheRequest() async throws {
+    @Test(.oneExitTestAtATime)
+    func aRepositoryBuiltThroughWithDependenciesFromStaysInTheRequest() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -210,7 +214,8 @@ struct PreparedInputSharingTests {
       #expect(message.contains("ConnectionKey is an async key that was not prepared"))
     }
 
-    @Test func aRequestsRepositoryCantBeReadInTheRequestAfterItsShutdown() async throws {
+    @Test(.oneExitTestAtATime)
+    func aRequestsRepositoryCantBeReadInTheRequestAfterItsShutdown() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -227,7 +232,8 @@ struct PreparedInputSharingTests {
       #expect(message.contains("RepositoryKey was read after `shutdown()`"))
     }
 
-    @Test func aRequestsRepositoryCantBeReadInTheAppAfterTheRequestsShutdown() async throws {
+    @Test(.oneExitTestAtATime)
+    func aRequestsRepositoryCantBeReadInTheAppAfterTheRequestsShutdown() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

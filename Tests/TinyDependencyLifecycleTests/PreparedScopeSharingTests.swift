@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -7,7 +8,8 @@ struct PreparedScopeSharingTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
     /// The pool is this scope's and shut down when it ends: a value built on it must not be
     /// handed up to the container around, which has no pool of its own.
-    @Test func aValueBuiltOnTheScopesOwnPoolIsNotHandedUp() async throws {
+    @Test(.oneExitTestAtATime)
+    func aValueBuiltOnTheScopesOwnPoolIsNotHandedUp() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

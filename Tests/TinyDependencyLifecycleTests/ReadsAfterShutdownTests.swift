@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -7,7 +8,8 @@ import TinyDependencyLifecycle
 @Suite("Every read of a value after its shutdown stops, also in scopes that read it before")
 struct ReadsAfterShutdownTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func aRequestScopeThatReadAValueBeforeTheShutdownStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aRequestScopeThatReadAValueBeforeTheShutdownStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -29,7 +31,8 @@ struct ReadsAfterShutdownTests {
     }
 
     /// A synchronous value the container built over a value it shut down is retired with it.
-    @Test func aRequestScopeThatReadAValueBuiltOnAShutDownOneStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aRequestScopeThatReadAValueBuiltOnAShutDownOneStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -53,7 +56,8 @@ struct ReadsAfterShutdownTests {
 
     /// An object made in a request scope keeps that scope; once the container shut the value
     /// down, the object's read stops, wherever it happens.
-    @Test func anObjectMadeInARequestScopeStopsWhenItReadsAfterTheShutdown() async throws {
+    @Test(.oneExitTestAtATime)
+    func anObjectMadeInARequestScopeStopsWhenItReadsAfterTheShutdown() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -76,7 +80,8 @@ struct ReadsAfterShutdownTests {
       #expect(message.contains("PoolKey was read after `shutdown()`"))
     }
 
-    @Test func anObjectMadeInARequestScopeStopsWhenAnotherScopeReadsItAfterTheShutdown()
+    @Test(.oneExitTestAtATime)
+    func anObjectMadeInARequestScopeStopsWhenAnotherScopeReadsItAfterTheShutdown()
       async throws
     {
       let result = try await #require(

@@ -3,8 +3,8 @@ import Testing
 
 @Suite("The server example prepares, serves and shuts down in order")
 struct ServerExampleTests {
-  @Test func runsToTheEndAndPrintsStartUpAndShutdownInGraphOrder() throws {
-    let result = try run(
+  @Test func runsToTheEndAndPrintsStartUpAndShutdownInGraphOrder() async throws {
+    let result = try await run(
       try builtProduct("TinyDependencyServerExample"),
       environment: ["TINY_DEPENDENCY_CONTEXT": nil]
     )

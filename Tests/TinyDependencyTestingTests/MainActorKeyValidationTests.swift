@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph
@@ -129,7 +130,8 @@ struct MainActorKeyValidationTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func aCycleMetOnTheMainActorStopsNamingTheKeys() async throws {
+    @Test(.oneExitTestAtATime)
+    func aCycleMetOnTheMainActorStopsNamingTheKeys() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -144,7 +146,8 @@ struct MainActorKeyValidationTests {
       #expect(!message.contains("MainActorKey<"))
     }
 
-    @Test func anUnsetInputMetOnTheMainActorStopsNamingIt() async throws {
+    @Test(.oneExitTestAtATime)
+    func anUnsetInputMetOnTheMainActorStopsNamingIt() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -159,7 +162,8 @@ struct MainActorKeyValidationTests {
       )
     }
 
-    @Test func aPlainKeyWhoseTestValueReadsAMainActorKeyStopsAmongThePlainKeys() async throws {
+    @Test(.oneExitTestAtATime)
+    func aPlainKeyWhoseTestValueReadsAMainActorKeyStopsAmongThePlainKeys() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+
 @testable import TinyDependencyTesting
 
 /// Reads after a test ended and overrides that had no effect. Each test runs a trait's scope by
@@ -215,6 +216,7 @@ final class Gate: Sendable {
 
 #if os(Linux)
   import Foundation
+  import TestSubprocess
 
   /// The variable that enables ``TraitReportProbe``.
   let traitProbeVariable = "TINY_DEPENDENCY_TRAIT_PROBE"
@@ -251,22 +253,14 @@ final class Gate: Sendable {
 
   @Suite("Reports of real traited tests")
   struct TraitReportEndToEndTests {
-    @Test func leaksAndUnusedOverridesAreReportedWithTheTestsName() throws {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-      process.arguments = ["--testing-library", "swift-testing", "--filter", "TraitReportProbe"]
-      var environment = ProcessInfo.processInfo.environment
-      environment[traitProbeVariable] = "1"
-      environment["NO_COLOR"] = "1"
-      process.environment = environment
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = output
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      let text = String(decoding: data, as: UTF8.self)
-      #expect(process.terminationStatus != 0, "strict mode fails the run")
+    @Test func leaksAndUnusedOverridesAreReportedWithTheTestsName() async throws {
+      let result = try await run(
+        URL(fileURLWithPath: CommandLine.arguments[0]),
+        arguments: ["--testing-library", "swift-testing", "--filter", "TraitReportProbe"],
+        environment: [traitProbeVariable: "1", "NO_COLOR": "1"]
+      )
+      let text = result.standardOutput + result.standardError
+      #expect(result.status != 0, "strict mode fails the run")
       #expect(
         text.contains("CounterKey was read through the dependencies of test leaksATask()"),
         "\(text)"

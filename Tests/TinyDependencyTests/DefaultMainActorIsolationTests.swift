@@ -16,11 +16,11 @@ struct DefaultMainActorIsolationTests {
     .appendingPathComponent(".build/fixtures/MainActorApp")
 
   /// Builds one target of the fixture with `swift build`, warnings as errors.
-  static func build(target: String) throws -> SubprocessResult {
+  static func build(target: String) async throws -> SubprocessResult {
     // SwiftPM keeps its build plan while the fixture's own manifest and sources stay the same,
     // so a file added to the root package would be missed: drop the plan, keep the objects.
     try? FileManager.default.removeItem(at: scratch.appendingPathComponent("debug.yaml"))
-    return try run(
+    return try await run(
       URL(fileURLWithPath: "/usr/bin/env"),
       arguments: [
         "swift", "build", "--package-path", fixture.path, "--scratch-path", scratch.path,
@@ -30,8 +30,8 @@ struct DefaultMainActorIsolationTests {
   }
 
   #if compiler(>=6.2)
-    @Test func appTargetBuildsWithoutWarnings() throws {
-      let result = try Self.build(target: "App")
+    @Test func appTargetBuildsWithoutWarnings() async throws {
+      let result = try await Self.build(target: "App")
       #expect(
         result.status == 0,
         "swift build failed:\n\(result.standardOutput)\n\(result.standardError)"
@@ -41,8 +41,8 @@ struct DefaultMainActorIsolationTests {
 
     /// The compiler errors the README and the DocC article quote, each still the one a user
     /// sees for the mistake they describe.
-    @Test func documentedMistakesGiveTheQuotedErrors() throws {
-      let result = try Self.build(target: "Mistakes")
+    @Test func documentedMistakesGiveTheQuotedErrors() async throws {
+      let result = try await Self.build(target: "Mistakes")
       #expect(result.status != 0)
       let output = result.standardOutput + result.standardError
       for (line, error) in [

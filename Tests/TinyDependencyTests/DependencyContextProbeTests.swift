@@ -5,8 +5,8 @@ import Testing
 @Suite("The DependencyContextProbe executable")
 struct DependencyContextProbeTests {
   /// Runs the probe the way `swift run` would: not as a test runner.
-  static func probe(_ value: String?) throws -> SubprocessResult {
-    try run(
+  static func probe(_ value: String?) async throws -> SubprocessResult {
+    try await run(
       builtProduct("DependencyContextProbe"),
       environment: [
         "TINY_DEPENDENCY_CONTEXT": value,
@@ -26,8 +26,8 @@ struct DependencyContextProbeTests {
     ("  PreView\n", "preview", "PreviewGreeter"),
     ("TEST", "test", "TestGreeter"),
   ])
-  func variableSelectsTheContext(value: String, context: String, resolved: String) throws {
-    let result = try Self.probe(value)
+  func variableSelectsTheContext(value: String, context: String, resolved: String) async throws {
+    let result = try await Self.probe(value)
     #expect(result.status == 0)
     #expect(
       result.standardOutput == """
@@ -41,16 +41,16 @@ struct DependencyContextProbeTests {
   }
 
   @Test(arguments: [nil, "", "   "] as [String?])
-  func unsetOrEmptyVariableFallsBackToDefault(value: String?) throws {
-    let result = try Self.probe(value)
+  func unsetOrEmptyVariableFallsBackToDefault(value: String?) async throws {
+    let result = try await Self.probe(value)
     #expect(result.standardOutput.contains("context: default\n"))
     #expect(result.standardOutput.contains("chosen by: no test runner or preview detected\n"))
     #expect(result.standardOutput.contains("ProbeKey resolved to: LiveGreeter\n"))
     #expect(result.standardError.isEmpty)
   }
 
-  @Test func junkValueWarnsOnceAndFallsBack() throws {
-    let result = try Self.probe("staging")
+  @Test func junkValueWarnsOnceAndFallsBack() async throws {
+    let result = try await Self.probe("staging")
     #expect(result.status == 0)
     #expect(result.standardOutput.contains("context: default\n"))
     let warnings = result.standardError.split(separator: "\n")
@@ -59,18 +59,18 @@ struct DependencyContextProbeTests {
     #expect(warnings.first?.contains("default, live, test, preview") == true)
   }
 
-  @Test func veryLongValueIsShortenedInTheWarning() throws {
-    let result = try Self.probe(String(repeating: "x", count: 10_000))
+  @Test func veryLongValueIsShortenedInTheWarning() async throws {
+    let result = try await Self.probe(String(repeating: "x", count: 10_000))
     #expect(result.standardOutput.contains("context: default\n"))
     #expect(result.standardError.contains("TINY_DEPENDENCY_CONTEXT=\"xxxxxxxx"))
     #expect(result.standardError.contains("… (10000 bytes)"))
     #expect(result.standardError.count < 400)
   }
 
-  @Test func nonUTF8BytesAreShownEscaped() throws {
+  @Test func nonUTF8BytesAreShownEscaped() async throws {
     // The environment of `Process` is made of Strings: let a shell put raw bytes in it.
     let probe = try builtProduct("DependencyContextProbe")
-    let result = try run(
+    let result = try await run(
       URL(fileURLWithPath: "/bin/sh"),
       arguments: ["-c", #"TINY_DEPENDENCY_CONTEXT="$(printf 'te\377st')" exec "$0""#, probe.path],
       environment: ["TINY_DEPENDENCY_CONTEXT": nil, "XCODE_RUNNING_FOR_PREVIEWS": nil]
@@ -114,8 +114,8 @@ struct DependencyContextProbeTests {
     ["--test-bundle-path", "/tmp/AppTests.xctest", "--testing-library", "swift-testing"],
     ["-XCTest", "All", "/tmp/AppTests.xctest"],
   ])
-  func aUsersArgumentsNeverSelectTest(arguments: [String]) throws {
-    let result = try run(
+  func aUsersArgumentsNeverSelectTest(arguments: [String]) async throws {
+    let result = try await run(
       builtProduct("DependencyContextProbe"),
       arguments: arguments,
       environment: Self.untouched
@@ -125,36 +125,40 @@ struct DependencyContextProbeTests {
   }
 
   @Test(arguments: ["xctest", "swiftpm-testing-helper"])
-  func anExecutableNamedLikeARunnerIsNotOne(name: String) throws {
+  func anExecutableNamedLikeARunnerIsNotOne(name: String) async throws {
     let copy = try Self.probeCopy(named: name)
     defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
-    let result = try run(copy, arguments: ["/tmp/AppTests.xctest"], environment: Self.untouched)
+    let result = try await run(
+      copy,
+      arguments: ["/tmp/AppTests.xctest"],
+      environment: Self.untouched
+    )
     #expect(result.standardOutput.contains("context: default\n"))
   }
 
-  @Test func aChildProcessOfATestGetsDefaultEvenWithXCTestVariables() throws {
+  @Test func aChildProcessOfATestGetsDefaultEvenWithXCTestVariables() async throws {
     // What a test that starts the app it tests passes on: this process's environment, and
     // on Apple platforms the variables XCTest set for it.
     var environment = Self.untouched
     environment["XCTestConfigurationFilePath"] = "/tmp/x.xctestconfiguration"
     environment["XCTestBundlePath"] = "/tmp/AppTests.xctest"
     environment["XCTestSessionIdentifier"] = "5D3F4E2A"
-    let result = try run(builtProduct("DependencyContextProbe"), environment: environment)
+    let result = try await run(builtProduct("DependencyContextProbe"), environment: environment)
     #expect(result.standardOutput.contains("context: default\n"))
   }
 
-  @Test func theTestBundleThatSwiftTestStartsSelectsTest() throws {
+  @Test func theTestBundleThatSwiftTestStartsSelectsTest() async throws {
     let copy = try Self.probeCopy(named: "AppPackageTests.xctest")
     defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
     for arguments in [[], ["--testing-library", "swift-testing"]] {
-      let result = try run(copy, arguments: arguments, environment: Self.untouched)
+      let result = try await run(copy, arguments: arguments, environment: Self.untouched)
       #expect(result.standardOutput.contains("context: test\n"))
       #expect(result.standardOutput.contains("chosen by: test runner\n"))
     }
   }
 
-  @Test func previewFlagSelectsPreview() throws {
-    let result = try run(
+  @Test func previewFlagSelectsPreview() async throws {
+    let result = try await run(
       builtProduct("DependencyContextProbe"),
       environment: ["TINY_DEPENDENCY_CONTEXT": nil, "XCODE_RUNNING_FOR_PREVIEWS": "1"]
     )

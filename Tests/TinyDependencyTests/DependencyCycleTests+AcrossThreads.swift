@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 import TinyDependency
 
@@ -11,7 +12,8 @@ import TinyDependency
 @Suite("Cycles across threads stop, and blocking hand-offs are reported after a timeout")
 struct DependencyCycleAcrossThreadsTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func cycleAcrossTwoThreadsStopsInsteadOfHanging() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleAcrossTwoThreadsStopsInsteadOfHanging() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -29,7 +31,8 @@ struct DependencyCycleAcrossThreadsTests {
       #expect(message.contains("different threads"))
     }
 
-    @Test func cycleAcrossThreadsThroughNestedBuildsNamesEveryKey() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleAcrossThreadsThroughNestedBuildsNamesEveryKey() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -46,7 +49,8 @@ struct DependencyCycleAcrossThreadsTests {
       )
     }
 
-    @Test func blockingHandOffToAnotherThreadIsReportedAfterATimeout() async throws {
+    @Test(.oneExitTestAtATime)
+    func blockingHandOffToAnotherThreadIsReportedAfterATimeout() async throws {
       let result = try await #require(
         processExitsWith: .exitCode(3),
         observing: [\.standardErrorContent]
@@ -58,7 +62,8 @@ struct DependencyCycleAcrossThreadsTests {
       #expect(message.contains("blocking hand-off"))
     }
 
-    @Test func handOffThroughAPropertyWrapperIsReportedAfterATimeout() async throws {
+    @Test(.oneExitTestAtATime)
+    func handOffThroughAPropertyWrapperIsReportedAfterATimeout() async throws {
       let result = try await #require(
         processExitsWith: .exitCode(3),
         observing: [\.standardErrorContent]
@@ -69,7 +74,8 @@ struct DependencyCycleAcrossThreadsTests {
       #expect(message.contains("WrapperHandOffKey -> EchoBackKey -> WrapperHandOffKey"))
     }
 
-    @Test func blockingHandOffThroughTheProcessRootIsReportedAfterATimeout() async throws {
+    @Test(.oneExitTestAtATime)
+    func blockingHandOffThroughTheProcessRootIsReportedAfterATimeout() async throws {
       let result = try await #require(
         processExitsWith: .exitCode(3),
         observing: [\.standardErrorContent]

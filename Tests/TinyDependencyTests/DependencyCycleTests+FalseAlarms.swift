@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSubprocess
 import Testing
 
 @testable import TinyDependency
@@ -13,7 +14,8 @@ import Testing
 @Suite("Reads that only look like cycles go on to the value")
 struct DependencyCycleFalseAlarmTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func slowBuildWithAFireAndForgetTaskReadingItsKeyIsNoCycle() async {
+    @Test(.oneExitTestAtATime)
+    func slowBuildWithAFireAndForgetTaskReadingItsKeyIsNoCycle() async {
       await #expect(processExitsWith: .success) {
         let values = DependencyValues(context: .default)
         precondition(values[SlowLauncherKey.self] == "launched slowly")
@@ -22,7 +24,8 @@ struct DependencyCycleFalseAlarmTests {
       }
     }
 
-    @Test func slowBuildReadByManyThreadsIsWarnedOfOnceAndEveryReadGetsTheValue() async throws {
+    @Test(.oneExitTestAtATime)
+    func slowBuildReadByManyThreadsIsWarnedOfOnceAndEveryReadGetsTheValue() async throws {
       let result = try await #require(
         processExitsWith: .success,
         observing: [\.standardErrorContent]
@@ -43,7 +46,8 @@ struct DependencyCycleFalseAlarmTests {
       #expect(message.contains("If the build is only slow, this read goes on waiting for it."))
     }
 
-    @Test func fireAndForgetTaskInABuilderIsNoCycle() async {
+    @Test(.oneExitTestAtATime)
+    func fireAndForgetTaskInABuilderIsNoCycle() async {
       await #expect(processExitsWith: .success) {
         let values = DependencyValues(context: .default)
         precondition(values[LauncherKey.self] == "launched")
@@ -54,7 +58,8 @@ struct DependencyCycleFalseAlarmTests {
 
     /// The thread reads the key in a scope that changed what the build read, so it builds its
     /// own; the build does not wait for the thread, so nothing is blocked.
-    @Test func aThreadStartedInABuildReadingItsKeyInANestedScopeIsNoCycle() async {
+    @Test(.oneExitTestAtATime)
+    func aThreadStartedInABuildReadingItsKeyInANestedScopeIsNoCycle() async {
       await #expect(processExitsWith: .success) {
         let values = DependencyValues(context: .default)
         precondition(values[ThreadLauncherKey.self] == "launched with 0")
@@ -63,7 +68,8 @@ struct DependencyCycleFalseAlarmTests {
       }
     }
 
-    @Test func aTaskStartedInABuildReadingItsKeyInANestedScopeIsNoCycle() async {
+    @Test(.oneExitTestAtATime)
+    func aTaskStartedInABuildReadingItsKeyInANestedScopeIsNoCycle() async {
       await #expect(processExitsWith: .success) {
         let values = DependencyValues(context: .default)
         precondition(values[TaskLauncherKey.self] == "launched with 0")
@@ -72,7 +78,8 @@ struct DependencyCycleFalseAlarmTests {
       }
     }
 
-    @Test func readingTheSameKeyForAnotherContextIsNoCycle() async {
+    @Test(.oneExitTestAtATime)
+    func readingTheSameKeyForAnotherContextIsNoCycle() async {
       await #expect(processExitsWith: .success) {
         let value = DependencyValues(context: .test)[WrappingKey.self]
         precondition(value == "wrapped(live)")

@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 
 @testable import TinyDependency
@@ -7,7 +8,8 @@ import Testing
 @Suite("Cycles through containers made inside a build stop with their path")
 struct DependencyCycleFreshContainerTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test func aBuildReadingItsKeyThroughAFreshContainerStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aBuildReadingItsKeyThroughAFreshContainerStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -20,7 +22,8 @@ struct DependencyCycleFreshContainerTests {
       )
     }
 
-    @Test func aBuildReadingItsKeyThroughAFreshBoundContainerStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aBuildReadingItsKeyThroughAFreshBoundContainerStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -31,7 +34,8 @@ struct DependencyCycleFreshContainerTests {
       #expect(message.contains("FreshBoundSelfKey -> FreshBoundSelfKey."))
     }
 
-    @Test func twoKeysReadingEachOtherThroughFreshContainersStop() async throws {
+    @Test(.oneExitTestAtATime)
+    func twoKeysReadingEachOtherThroughFreshContainersStop() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -44,7 +48,8 @@ struct DependencyCycleFreshContainerTests {
 
     /// Every level sets an input anew: the scope differs each time, the key comes back all
     /// the same, on the same thread, while its build runs. That is the cycle.
-    @Test func aFreshContainerWithItsOwnOverrideEachLevelStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aFreshContainerWithItsOwnOverrideEachLevelStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -57,7 +62,8 @@ struct DependencyCycleFreshContainerTests {
 
     /// A chain of distinct keys, each built inside the one before, never repeats: it stops
     /// before the thread's stack runs out, naming where the chain starts.
-    @Test func aChainOfBuildsTooDeepForTheStackStopsWithAMessage() async throws {
+    @Test(.oneExitTestAtATime)
+    func aChainOfBuildsTooDeepForTheStackStopsWithAMessage() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -1,10 +1,12 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 
 @Suite("Dependency cycles stop with their path")
 struct DependencyCycleTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func directCycleStopsWithItsPath() async throws {
+    @Test(.oneExitTestAtATime)
+    func directCycleStopsWithItsPath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -20,7 +22,8 @@ struct DependencyCycleTests {
       #expect(message.contains("read one of these dependencies lazily"))
     }
 
-    @Test func threeKeyCycleNamesEveryKeyInOrder() async throws {
+    @Test(.oneExitTestAtATime)
+    func threeKeyCycleNamesEveryKeyInOrder() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -33,7 +36,8 @@ struct DependencyCycleTests {
       )
     }
 
-    @Test func cycleThroughPropertyWrapperInAnInitializerIsFound() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleThroughPropertyWrapperInAnInitializerIsFound() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -44,7 +48,8 @@ struct DependencyCycleTests {
       #expect(message.contains("ModelKey -> RepositoryKey -> ModelKey."))
     }
 
-    @Test func transientCycleStopsToo() async throws {
+    @Test(.oneExitTestAtATime)
+    func transientCycleStopsToo() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -55,7 +60,8 @@ struct DependencyCycleTests {
       #expect(message.contains("TransientLoopKey -> TransientLoopKey."))
     }
 
-    @Test func cycleThroughAStaticContainerStopsWithItsPath() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleThroughAStaticContainerStopsWithItsPath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -66,7 +72,8 @@ struct DependencyCycleTests {
       #expect(message.contains("StaticCycleKey -> StaticCycleKey."))
     }
 
-    @Test func cycleThroughAContainerBoundInsideABuildStopsWithItsPath() async throws {
+    @Test(.oneExitTestAtATime)
+    func cycleThroughAContainerBoundInsideABuildStopsWithItsPath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

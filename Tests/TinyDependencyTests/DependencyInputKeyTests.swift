@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph
@@ -5,7 +6,8 @@ import TinyDependencyGraph
 @Suite("Inputs: keys with no default that a container must be given")
 struct DependencyInputKeyTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func readingAnUnsetInputStopsWithTheKeyAndHowToSetIt() async throws {
+    @Test(.oneExitTestAtATime)
+    func readingAnUnsetInputStopsWithTheKeyAndHowToSetIt() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -19,7 +21,8 @@ struct DependencyInputKeyTests {
       #expect(message.contains("values[APITokenKey.self] = …"))
     }
 
-    @Test func anUnsetInputReadWhileBuildingStopsToo() async throws {
+    @Test(.oneExitTestAtATime)
+    func anUnsetInputReadWhileBuildingStopsToo() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

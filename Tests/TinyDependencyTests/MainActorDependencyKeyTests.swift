@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 import TinyDependency
 
@@ -101,7 +102,8 @@ struct MainActorDependencyKeyTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func wrapperReadOffTheMainActorStopsNamingTheKey() async throws {
+    @Test(.oneExitTestAtATime)
+    func wrapperReadOffTheMainActorStopsNamingTheKey() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -116,7 +118,8 @@ struct MainActorDependencyKeyTests {
       #expect(message.contains("`await DependencyValues.current[HapticsKey.self]`"))
     }
 
-    @Test func keyPathWrapperReadOffTheMainActorStopsToo() async throws {
+    @Test(.oneExitTestAtATime)
+    func keyPathWrapperReadOffTheMainActorStopsToo() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -128,7 +131,8 @@ struct MainActorDependencyKeyTests {
       #expect(message.contains("HapticsKey is a main-actor dependency"))
     }
 
-    @Test func wrapperReadFromADispatchQueueStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func wrapperReadFromADispatchQueueStops() async throws {
       try await #require(processExitsWith: .failure) {
         let wrapper = await MainActor.run { Dependency(HapticsKey.self) }
         DispatchQueue.global().sync { _ = wrapper.wrappedValue }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSubprocess
 import Testing
 
 @testable import TinyDependency
@@ -141,7 +142,8 @@ struct PrepareDependenciesTests {
   // MARK: - The process root (each in a process of its own)
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func processRootSeesPreparedValuesOnEveryThread() async throws {
+    @Test(.oneExitTestAtATime)
+    func processRootSeesPreparedValuesOnEveryThread() async throws {
       let result = try await #require(
         processExitsWith: .success,
         observing: [\.standardOutputContent, \.standardErrorContent]
@@ -164,7 +166,8 @@ struct PrepareDependenciesTests {
       #expect(result.standardErrorContent.isEmpty)
     }
 
-    @Test func secondProcessRootCallIsReportedOnStandardError() async throws {
+    @Test(.oneExitTestAtATime)
+    func secondProcessRootCallIsReportedOnStandardError() async throws {
       let result = try await #require(
         processExitsWith: .success,
         observing: [\.standardOutputContent, \.standardErrorContent]

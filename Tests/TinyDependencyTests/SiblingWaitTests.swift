@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 import TinyDependency
 
@@ -13,7 +14,8 @@ struct SiblingWaitTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
     /// A reads B and B reads A, each started in its own request scope: each thread waits for the
     /// build the other announced above, and the loop of waits stops with the cycle.
-    @Test func aCycleOfKeysThroughSiblingScopesStillStops() async throws {
+    @Test(.oneExitTestAtATime)
+    func aCycleOfKeysThroughSiblingScopesStillStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -37,24 +39,19 @@ struct SiblingWaitTests {
   /// The first request's build reads its ID, then waits for the second request's build to
   /// start: the second, seeing that read in the build announced above, builds its own at once
   /// rather than wait for a value it can't use.
-  @Test func aSiblingDoesNotWaitForABuildThatReadAKeyItChanged() {
+  @Test func aSiblingDoesNotWaitForABuildThatReadAKeyItChanged() async {
     let app = DependencyValues(context: .default)
     let handshake = app[HandshakeKey.self]
-    let first = ResultSlots<String>(1)
-    let group = DispatchGroup()
-    group.enter()
-    onNewThread {
+    // Each request on a thread of its own: the first blocks for the second, off the pool.
+    let names = await onThreads(2) { index in
+      if index == 1 && handshake.firstRead.wait(timeout: .now() + 10) != .success {
+        return "the first build never read its ID"
+      }
       var request = app
-      request.requestID = "first"
-      first[0] = request[HandshakeEchoKey.self].name
-      group.leave()
+      request.requestID = index == 0 ? "first" : "second"
+      return request[HandshakeEchoKey.self].name
     }
-    #expect(handshake.firstRead.wait(timeout: .now() + 10) == .success)
-    var request = app
-    request.requestID = "second"
-    #expect(request[HandshakeEchoKey.self].name == "second")
-    group.wait()
-    #expect(first[0] == "first met second")
+    #expect(names == ["first met second", "second"])
   }
 }
 

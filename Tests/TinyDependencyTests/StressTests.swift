@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 
 @testable import TinyDependency
@@ -113,7 +114,7 @@ struct StressTests {
     #expect(scopeStorage == nil)
   }
 
-  @Test func copiesOfAWrapperReadOnManyThreadsWhileOthersAreDropped() {
+  @Test func copiesOfAWrapperReadOnManyThreadsWhileOthersAreDropped() async {
     // The wrapper reads its capture unretained: only its copies keep the capture alive.
     weak var scopeStorage: DependencyStorage?
     var made: DependencyTests.Greeter? = withDependencies {
@@ -124,7 +125,7 @@ struct StressTests {
     }
     var copies = (0..<8).map { _ in made! }
     made = nil
-    #expect(Self.readOnThreads(copies) == Array(repeating: 0, count: 8))
+    #expect(await Self.readOnThreads(copies) == Array(repeating: 0, count: 8))
     #expect(scopeStorage != nil)
     copies = []
     #expect(scopeStorage == nil)
@@ -132,8 +133,8 @@ struct StressTests {
 
   /// Reads each copy on a thread of its own, in a scope of that thread's, 2,000 times; half the
   /// threads drop their copy midway. Returns the wrong reads per thread.
-  private static func readOnThreads(_ copies: [DependencyTests.Greeter]) -> [Int] {
-    onThreads(copies.count) { thread in
+  private static func readOnThreads(_ copies: [DependencyTests.Greeter]) async -> [Int] {
+    await onThreads(copies.count) { thread in
       var copy: DependencyTests.Greeter? = copies[thread]
       var mismatches = 0
       for round in 0..<2_000 {
@@ -155,7 +156,7 @@ struct StressTests {
   // AddressSanitizer keeps freed memory in quarantine, so resident memory is only measured
   // without it; the loops still run under ThreadSanitizer.
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test(.enabled(if: !runsUnderAddressSanitizer))
+    @Test(.oneExitTestAtATime, .enabled(if: !runsUnderAddressSanitizer))
     func requestScopesReadThroughAWorkerScopeLeaveMemoryFlat() async {
       await #expect(processExitsWith: .success) {
         let app = DependencyValues(context: .default)
@@ -172,7 +173,7 @@ struct StressTests {
       }
     }
 
-    @Test(.enabled(if: !runsUnderAddressSanitizer))
+    @Test(.oneExitTestAtATime, .enabled(if: !runsUnderAddressSanitizer))
     func oneContainerVariableSetAndBoundAgainLeavesMemoryFlat() async {
       await #expect(processExitsWith: .success) {
         var values = DependencyValues(context: .default)

@@ -84,8 +84,8 @@ struct TodoStoreTests {
     #expect(examples.contains("```text\n" + graph.text + "```"))
   }
 
-  @Test func liveExampleRunsAndPrintsItsWorkAndGraph() throws {
-    let result = try run(
+  @Test func liveExampleRunsAndPrintsItsWorkAndGraph() async throws {
+    let result = try await run(
       builtProduct("TinyDependencyExample"),
       environment: ["TINY_DEPENDENCY_CONTEXT": "live"]
     )
@@ -96,8 +96,8 @@ struct TodoStoreTests {
     #expect(result.standardOutput.contains("LoggerKey (shared)\n  -> WallClockKey\n"))
   }
 
-  @Test func exampleRendersItsGraphAsMermaid() throws {
-    let result = try run(
+  @Test func exampleRendersItsGraphAsMermaid() async throws {
+    let result = try await run(
       builtProduct("TinyDependencyExample"),
       arguments: ["--mermaid"],
       environment: ["TINY_DEPENDENCY_CONTEXT": "test"]

@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 
 @testable import TinyDependency
@@ -161,7 +162,8 @@ struct PersistentMapTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func linkingABoxIntoASecondMapStops() async {
+    @Test(.oneExitTestAtATime)
+    func linkingABoxIntoASecondMapStops() async {
       await #expect(processExitsWith: .failure) {
         let box = Box(1)
         var first = PersistentMap()
