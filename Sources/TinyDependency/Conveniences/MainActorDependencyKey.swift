@@ -108,9 +108,6 @@ extension MainActorDependencyKey {
   package static var storageKey: any DependencyKey.Type { MainActorKey<Self>.self }
 }
 
-/// A key stored under a wrapper: the graph and the validator name it by the key it wraps.
-package protocol WrapperKey { static var wrappedKey: Any.Type { get } }
-
 /// The ``DependencyKey`` a main-actor key is stored under: built by the same machinery, its
 /// values built on the main actor, and never off it.
 enum MainActorKey<Key: MainActorDependencyKey>: DependencyKey, WrapperKey {

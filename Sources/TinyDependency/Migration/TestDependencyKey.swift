@@ -36,9 +36,10 @@ extension TestDependencyKey {
 }
 
 /// Stands in for a key that has only test and preview values: the core builds and caches
-/// through it, under an identity of its own.
-enum TestOnlyKey<Base: TestDependencyKey>: DependencyKey {
+/// through it, under an identity of its own; messages, graphs and findings name `Base`.
+enum TestOnlyKey<Base: TestDependencyKey>: DependencyKey, WrapperKey {
   typealias Value = Base.Value
+  static var wrappedKey: Any.Type { Base.self }
 
   static var defaultValue: Value {
     IssueReporter.report(

@@ -37,10 +37,19 @@ struct LockPrimitives {
     pointer.pointer(to: \.condition)!
   }
 
-  /// Initializes the primitives in place at `pointer`.
-  static func initialize(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
+  /// Initializes the primitives in place at `pointer`; a `recursive` mutex may be locked again
+  /// by the thread that holds it.
+  static func initialize(_ pointer: UnsafeMutablePointer<LockPrimitives>, recursive: Bool = false) {
     pointer.initialize(to: LockPrimitives())
-    let status = pthread_mutex_init(mutex(pointer), nil)
+    var attributes = pthread_mutexattr_t()
+    var status = pthread_mutexattr_init(&attributes)
+    precondition(status == 0, "pthread_mutexattr_init failed: \(status)")
+    defer { pthread_mutexattr_destroy(&attributes) }
+    if recursive {
+      status = pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+      precondition(status == 0, "pthread_mutexattr_settype failed: \(status)")
+    }
+    status = pthread_mutex_init(mutex(pointer), &attributes)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
     #if canImport(Darwin)
       let conditionStatus = pthread_cond_init(condition(pointer), nil)
