@@ -30,7 +30,10 @@ struct ConcurrencyHelperTests {
       }
     }
     // A deadlocked box stays locked: reading it would hang this test too.
-    guard finished else { return Issue.record("nested use on one thread deadlocked") }
+    guard finished else {
+      Issue.record("nested use on one thread deadlocked")
+      return
+    }
     #expect(box.value == 1)
     #expect(inner.value == 0)
   }
@@ -45,7 +48,10 @@ struct ConcurrencyHelperTests {
       }
     }
     // A deadlocked box stays locked: reading it would hang this test too.
-    guard finished else { return Issue.record("nested use on one thread deadlocked") }
+    guard finished else {
+      Issue.record("nested use on one thread deadlocked")
+      return
+    }
     #expect(seen.value == [1, 1])
     #expect(events.value == ["signed in", "tapped"])
   }
@@ -59,7 +65,10 @@ struct ConcurrencyHelperTests {
       }
     }
     // A deadlocked box stays locked: reading it would hang this test too.
-    guard finished else { return Issue.record("nested use on one thread deadlocked") }
+    guard finished else {
+      Issue.record("nested use on one thread deadlocked")
+      return
+    }
     #expect(count.value == 8_000)
   }
 

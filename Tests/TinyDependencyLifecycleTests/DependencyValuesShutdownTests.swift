@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -129,6 +130,30 @@ struct DependencyValuesShutdownTests {
     // The stubborn build ignored its cancellation and finished; its value was not leaked.
     #expect(log.count("shutdown done Stubborn") == 1)
     _ = try? await preparing.value
+  }
+
+  @Test func shutdownAfterATimedOutPrepareDoesNotWaitForTheBuildItGaveUpOn() async throws {
+    let (values, log) = asyncContainer()
+    try await values.prepare([PoolKey.self])
+    let error = try await #require(throws: PreparationError.self) {
+      try await values.prepare([IgnoresCancellationKey.self], timeout: 0.2)
+    }
+    #expect(error.description.contains("IgnoresCancellationKey"))
+    let started = DispatchTime.now().uptimeNanoseconds
+    let report = try await values.shutdown()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    #expect(seconds < 1, "shutdown waited \(seconds) s; the prepare gave the build 0.2 s")
+    #expect(report.order == ["PoolKey"])
+    #expect(log.count("shutdown done Pool") == 1)
+    // Its value, when it arrives, is shut down then, once, and not kept.
+    var polls = 0
+    while log.count("shutdown done Late") == 0 && polls < 500 {
+      polls += 1
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    try await Task.sleep(nanoseconds: 100_000_000)
+    #expect(log.count("shutdown Late") == 1)
+    #expect(log.index(of: "shutdown Pool")! < log.index(of: "end Late")!)
   }
 
   // MARK: - Scopes

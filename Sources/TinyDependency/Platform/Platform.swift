@@ -41,15 +41,15 @@ struct LockPrimitives {
   /// by the thread that holds it.
   static func initialize(_ pointer: UnsafeMutablePointer<LockPrimitives>, recursive: Bool = false) {
     pointer.initialize(to: LockPrimitives())
-    var attributes = pthread_mutexattr_t()
-    var status = pthread_mutexattr_init(&attributes)
+    var kind = pthread_mutexattr_t()
+    var status = pthread_mutexattr_init(&kind)
     precondition(status == 0, "pthread_mutexattr_init failed: \(status)")
-    defer { pthread_mutexattr_destroy(&attributes) }
+    defer { pthread_mutexattr_destroy(&kind) }
     if recursive {
-      status = pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+      status = pthread_mutexattr_settype(&kind, Int32(PTHREAD_MUTEX_RECURSIVE))
       precondition(status == 0, "pthread_mutexattr_settype failed: \(status)")
     }
-    status = pthread_mutex_init(mutex(pointer), &attributes)
+    status = pthread_mutex_init(mutex(pointer), &kind)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
     #if canImport(Darwin)
       let conditionStatus = pthread_cond_init(condition(pointer), nil)

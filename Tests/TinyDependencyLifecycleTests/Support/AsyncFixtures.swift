@@ -165,6 +165,21 @@ enum StubbornKey: AsyncDependencyKey {
   }
 }
 
+/// Ignores its cancellation: ends 1.5 s after it starts, holding no thread meanwhile.
+enum IgnoresCancellationKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Resource {
+    let settings = DependencyValues.current.asyncSettings
+    settings.log.append("start Late")
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1_500)) {
+        continuation.resume()
+      }
+    }
+    settings.log.append("end Late")
+    return Resource("Late", settings: settings)
+  }
+}
+
 /// Fails after its sibling in a prepare started; used to see the sibling cancelled.
 enum FailingKey: AsyncDependencyKey {
   static func makeDefault() async throws -> Resource {
