@@ -144,8 +144,44 @@ struct DependencyValuesShutdownTests {
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     #expect(seconds < 1, "shutdown waited \(seconds) s; the prepare gave the build 0.2 s")
     #expect(report.order == ["PoolKey"])
+    #expect(report.abandoned == ["IgnoresCancellationKey"])
+    #expect(report.description.contains("abandoned: IgnoresCancellationKey (still building"))
     #expect(log.count("shutdown done Pool") == 1)
     // Its value, when it arrives, is shut down then, once, and not kept.
+    try await expectLateValueShutDownOnce(log)
+    #expect(log.index(of: "shutdown Pool")! < log.index(of: "end Late")!)
+    #expect(values.existingValue(of: IgnoresCancellationKey.self) == nil)
+  }
+
+  @Test func aGracePeriodBoundsTheWaitForABuildAPrepareStillAwaits() async throws {
+    let (values, log) = asyncContainer()
+    try await values.prepare([PoolKey.self])
+    let preparing = Task { try await values.prepare([IgnoresCancellationKey.self]) }
+    while log.count("start Late") == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+    let started = DispatchTime.now().uptimeNanoseconds
+    let report = try await values.shutdown(gracePeriod: 0.1)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    #expect(seconds < 1, "shutdown waited \(seconds) s; the grace period was 0.1 s")
+    #expect(report.order == ["PoolKey"])
+    #expect(report.abandoned == ["IgnoresCancellationKey"])
+    let error = try await #require(throws: PreparationError.self) { try await preparing.value }
+    #expect(error.description.contains("the container was shut down"))
+    try await expectLateValueShutDownOnce(log)
+  }
+
+  @Test func aBuildThatEndsWithinTheGracePeriodIsNotAbandoned() async throws {
+    let (values, log) = asyncContainer()
+    let preparing = Task { try await values.prepare([IgnoresCancellationKey.self]) }
+    while log.count("start Late") == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+    let report = try await values.shutdown(gracePeriod: 10)
+    #expect(report.abandoned.isEmpty)
+    // Shut down as it arrived, before the shutdown returned.
+    #expect(log.count("shutdown done Late") == 1)
+    _ = try? await preparing.value
+  }
+
+  /// Waits up to 5 s for the late value's shutdown, then checks that it ran once.
+  private func expectLateValueShutDownOnce(_ log: EventLog) async throws {
     var polls = 0
     while log.count("shutdown done Late") == 0 && polls < 500 {
       polls += 1
@@ -153,7 +189,6 @@ struct DependencyValuesShutdownTests {
     }
     try await Task.sleep(nanoseconds: 100_000_000)
     #expect(log.count("shutdown Late") == 1)
-    #expect(log.index(of: "shutdown Pool")! < log.index(of: "end Late")!)
   }
 
   // MARK: - Scopes
