@@ -181,12 +181,8 @@ extension PreparedRoot {
   /// it: the keys changed in every storage of that chain count.
   static func changes(in values: DependencyValues) -> [Change] {
     let overrides = values.storage.overrides
-    var changed = KeySet()
-    var node: DependencyStorage? = values.storage
-    while let storage = node {
-      changed.formUnion(storage.changedKeys)
-      node = storage.parent
-    }
+    let chain = sequence(first: values.storage) { $0.parent }
+    let changed = chain.reduce(into: KeySet()) { $0.formUnion($1.changedKeys) }
     return changed.compactMap { id -> Change? in
       guard let box = overrides[id] else { return nil }
       let key = KeyType(identifiedBy: id)

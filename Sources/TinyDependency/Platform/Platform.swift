@@ -43,12 +43,11 @@ struct LockPrimitives {
     pointer.initialize(to: LockPrimitives())
     var kind = pthread_mutexattr_t()
     var status = pthread_mutexattr_init(&kind)
-    precondition(status == 0, "pthread_mutexattr_init failed: \(status)")
     defer { pthread_mutexattr_destroy(&kind) }
-    if recursive {
+    if status == 0 && recursive {
       status = pthread_mutexattr_settype(&kind, Int32(PTHREAD_MUTEX_RECURSIVE))
-      precondition(status == 0, "pthread_mutexattr_settype failed: \(status)")
     }
+    precondition(status == 0, "pthread_mutexattr_init or _settype failed: \(status)")
     status = pthread_mutex_init(mutex(pointer), &kind)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
     #if canImport(Darwin)
