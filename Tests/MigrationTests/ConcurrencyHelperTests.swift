@@ -58,11 +58,18 @@ struct ConcurrencyHelperTests {
 
   @Test func lockIsolatedStillExcludesOtherThreads() async {
     let count = LockIsolated(0)
-    // On threads of their own: a lock that deadlocks must not hold the concurrency pool.
+    // On threads of their own: a lock that deadlocks must hold neither the concurrency pool nor
+    // Dispatch's workers, which the pool runs on under Linux.
     let finished = await finishes(within: 10) {
-      DispatchQueue.concurrentPerform(iterations: 8) { _ in
-        for _ in 0..<1_000 { count.withValue { $0 += count.withValue { _ in 1 } } }
+      let group = DispatchGroup()
+      for _ in 0..<8 {
+        group.enter()
+        Thread.detachNewThread {
+          for _ in 0..<1_000 { count.withValue { $0 += count.withValue { _ in 1 } } }
+          group.leave()
+        }
       }
+      group.wait()
     }
     // A deadlocked box stays locked: reading it would hang this test too.
     guard finished else {
