@@ -35,6 +35,12 @@ let package = Package(
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     // Runs the package's executables in a child process, for the test targets that do.
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
+    // An interface module with a test-only key, whose live conformance MigrationTests adds.
+    .target(
+      name: "SplitKeyInterface",
+      dependencies: ["TinyDependency"],
+      path: "Tests/SplitKeyInterface"
+    ),
     .executableTarget(
       name: "TinyDependencyExample",
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
@@ -81,7 +87,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
-        "TinyDependencyURLSession",
+        "TinyDependencyURLSession", "SplitKeyInterface",
       ],
       exclude: ["AUDIT.md"]
     ),

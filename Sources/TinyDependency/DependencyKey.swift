@@ -98,7 +98,7 @@ extension DependencyKey {
   }
 
   /// A short, readable name for messages: `LoggerKey`, `Outer.LoggerKey`.
-  static var debugName: String { _typeName(Self.self, qualified: false) }
+  static var debugName: String { KeyType.name(of: Self.self) }
 }
 
 /// How often a key's value is built.

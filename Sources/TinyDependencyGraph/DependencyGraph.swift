@@ -39,7 +39,9 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     package var isAsyncKey: Bool { PreparedOnlyKeys.contains(key.id) }
 
     /// Whether the key is a main-actor key (stored under its wrapper).
-    package var isMainActorKey: Bool { key.type is any WrapperKey.Type }
+    package var isMainActorKey: Bool {
+      (key.type as? any WrapperKey.Type)?.wrappedKey is any MainActorDependencyKey.Type
+    }
 
     /// Orders nodes by name.
     public static func < (lhs: Node, rhs: Node) -> Bool {

@@ -131,7 +131,7 @@ final class TraceRecorder: BuildRecorder {
     while !state.wait(while: { !$0.isDone && !$0.isConfigured }, timeout: timeout) {
       waitedForConfigure += timeout
       SystemInterface.writeToStandardError(
-        "TinyDependency: tracing \(_typeName(key, qualified: false)): `configure` has not "
+        "TinyDependency: tracing \(KeyType(key).name): `configure` has not "
           + "returned after \(Int(waitedForConfigure)) s; still waiting for it."
       )
     }

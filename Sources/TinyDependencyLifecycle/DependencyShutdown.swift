@@ -9,7 +9,7 @@
 /// }
 /// ```
 ///
-/// ``TinyDependency/DependencyValues/shutdown()`` calls ``shutdown()`` on each such value the container built,
+/// ``TinyDependency/DependencyValues/shutdown(gracePeriod:)`` calls ``shutdown()`` on each such value the container built,
 /// once, a value before every value it read while it was built.
 public protocol DependencyShutdown: Sendable {
   /// Releases what the value holds; called once, after every value that read this one.

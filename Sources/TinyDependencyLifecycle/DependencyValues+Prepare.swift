@@ -61,7 +61,8 @@ extension DependencyValues {
     var again: [KeyType] = []
     var seen: Set<ObjectIdentifier> = []
     for key in keys where seen.insert(key.id).inserted && overriddenValue(of: key.type) == nil {
-      guard case .pending(let build, let isNew) = try find(key, in: lifecycle) else { continue }
+      guard case .pending(let build, let isNew) = try find(key, in: lifecycle, timeout: timeout)
+      else { continue }
       if isNew {
         startBuild(build, in: lifecycle)
       } else if build.isAbandoned {
@@ -141,8 +142,13 @@ extension DependencyValues {
     return PreparationError(path: chain.map(\.key.name), reason: .timedOut(seconds: seconds))
   }
 
-  /// The value of `key` here, or its build in flight (joined or started).
-  func find(_ key: KeyType, in lifecycle: Lifecycle) throws -> Lifecycle.Found {
+  /// The value of `key` here, or its build in flight (joined or started); a build started
+  /// keeps `timeout`, or in a builder the timeout of the build running there.
+  func find(
+    _ key: KeyType,
+    in lifecycle: Lifecycle,
+    timeout: Double? = nil
+  ) throws -> Lifecycle.Found {
     do {
       return try lifecycle.build(
         for: key.id,
@@ -151,7 +157,8 @@ extension DependencyValues {
           PendingBuild(
             key: key,
             record: BuildFrame(key: key.type, in: self),
-            startedBy: PendingBuild.awaiting
+            startedBy: PendingBuild.awaiting,
+            timeout: timeout ?? PendingBuild.current?.timeout ?? Self.defaultPreparationTimeout
           )
         }
       )

@@ -17,10 +17,13 @@ extension DependencyValues {
   ///
   /// What is shut down: the values built or prepared in this container, not values set on it
   /// (an override belongs to whoever made it) nor values it shares with the container it was
-  /// derived from (that container's own shutdown handles them). Builds still running in this
-  /// container are cancelled first and awaited (for up to
-  /// ``TinyDependency/DependencyValues/defaultPreparationTimeout`` seconds); a value one of them
-  /// makes anyway is shut down too, and no prepare starts here any more. A second call, or a
+  /// derived from (that container's own shutdown handles them). No prepare starts here any
+  /// more. Builds still running in this container, including one a prepare gave up on when its
+  /// timeout passed, are cancelled first and awaited for up to `gracePeriod` seconds; a value
+  /// one of them makes in that time is shut down too. A build still running when the grace
+  /// period ends (its builder ignores cancellation) is abandoned: the other values are shut
+  /// down without it, the report names it in ``ShutdownReport/abandoned``, and the value it
+  /// makes later is shut down when it arrives, once, and never kept. A second call, or a
   /// concurrent one, waits for the first and returns its outcome.
   ///
   /// Afterwards, reading from this container a value that was shut down, or one that read it,
@@ -29,23 +32,36 @@ extension DependencyValues {
   /// such an async key in any scope made from this container; a synchronous key that a scope
   /// first reads afterwards is built anew there.
   ///
-  /// - Returns: The keys whose values were shut down, in the order their shutdowns started.
+  /// - Parameter gracePeriod: How many seconds to wait for builds still running. By default,
+  ///   the longest timeout of the prepares that started them: no longer than a prepare waited.
+  /// - Returns: The keys whose values were shut down, in the order their shutdowns started, and
+  ///   the builds abandoned.
   /// - Throws: A ``ShutdownError`` listing each value whose ``DependencyShutdown/shutdown()``
   ///   threw, after all of them ran.
   @discardableResult
-  public func shutdown() async throws -> ShutdownReport {
+  public func shutdown(gracePeriod: Double? = nil) async throws -> ShutdownReport {
     let values = self
     let task = Lifecycle.of(self).shutdownTask { builds in
       Task {
         for build in builds { build.cancel() }
-        // A builder that ignores its cancellation is given up at the deadline.
+        // A builder that ignores its cancellation is given up when the grace period ends; the
+        // value it makes later is shut down by its build (`runBuild`), since it settled.
+        let abandoned = Locked<[PendingBuild]>([])
         await withWatchdog(
-          seconds: DependencyValues.defaultPreparationTimeout,
-          onTimeout: { for build in builds { build.giveUp(.shutDown) } }
+          seconds: gracePeriod ?? builds.map(\.timeout).max() ?? 0,
+          onTimeout: {
+            let given = builds.filter { $0.giveUp(.shutDown) }
+            abandoned.withLock { $0 = given }
+          }
         ) {
           for build in builds { _ = try? await build.value() }
         }
-        let report = await Shutdown.run(values.ownBuiltValues)
+        let built = values.ownBuiltValues
+        // One given up as it stored its value is shut down below, not abandoned.
+        let stored = Set(built.map(\.key.id))
+        var report = await Shutdown.run(built)
+        report.abandoned = abandoned.withLock { $0 }.map(\.key).filter { !stored.contains($0.id) }
+          .map(\.name).sorted()
         values.retire(report.retired)
         if !report.failures.isEmpty { throw ShutdownError(report: report) }
         return report
@@ -72,17 +88,29 @@ public struct ShutdownReport: Sendable, CustomStringConvertible {
   public let order: [String]
   /// The values whose shutdown threw, in the order they finished.
   public let failures: [Failure]
+  /// The keys whose builds were still running when the grace period ended, by name: each value
+  /// is shut down when its build returns it.
+  public internal(set) var abandoned: [String] = []
   /// The keys whose values can't be read any more: those shut down and those that read them.
   let retired: Set<ObjectIdentifier>
 
-  /// The order, then any failures, one a line.
+  /// The order, then any failures and abandoned builds, one a line.
   public var description: String {
-    (["shut down: " + order.joined(separator: ", ")] + failures.map { "failed: \($0)" })
-      .joined(separator: "\n")
+    (["shut down: " + order.joined(separator: ", ")] + failures.map { "failed: \($0)" }
+      + abandonedLines).joined(separator: "\n")
+  }
+
+  /// A line for each abandoned build.
+  var abandonedLines: [String] {
+    abandoned.map {
+      "abandoned: \($0) (still building when the grace period ended; its value is shut down "
+        + "when it arrives)"
+    }
   }
 }
 
-/// Thrown by ``TinyDependency/DependencyValues/shutdown()`` when a value's shutdown threw; the others still ran.
+/// Thrown by ``TinyDependency/DependencyValues/shutdown(gracePeriod:)`` when a value's shutdown
+/// threw; the others still ran.
 public struct ShutdownError: Error, Sendable, CustomStringConvertible {
   /// Everything the shutdown did, including each failure.
   public let report: ShutdownReport
@@ -90,8 +118,9 @@ public struct ShutdownError: Error, Sendable, CustomStringConvertible {
   /// The values whose shutdown threw, with their key names.
   public var failures: [ShutdownReport.Failure] { report.failures }
 
-  /// One line per failure: `shutdown failed: PoolKey: connection reset`.
+  /// One line per failure, `shutdown failed: PoolKey: connection reset`, then one per
+  /// abandoned build.
   public var description: String {
-    failures.map { "shutdown failed: \($0)" }.joined(separator: "\n")
+    (failures.map { "shutdown failed: \($0)" } + report.abandonedLines).joined(separator: "\n")
   }
 }

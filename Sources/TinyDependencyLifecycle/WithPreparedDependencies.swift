@@ -5,7 +5,7 @@ public import TinyDependency
 ///
 /// The scope starts from ``/TinyDependency/DependencyValues/current`` with `update`'s overrides, prepares
 /// `keys` in it (see ``TinyDependency/DependencyValues/prepare(_:timeout:)``), runs `operation`, then calls
-/// ``TinyDependency/DependencyValues/shutdown()`` on it, whether `operation` returned or threw. Values the
+/// ``TinyDependency/DependencyValues/shutdown(gracePeriod:)`` on it, whether `operation` returned or threw. Values the
 /// scope shares with the one around it (prepared there, and not overridden here) are left to
 /// that scope. A key the scope prepares itself counts as changed in it, like an override: a
 /// value built from it stays in the scope and goes with it.

@@ -55,8 +55,8 @@ enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
   ) {
     // A built-in's placeholder reports each use itself.
     if key is any _ReportsItsOwnUses.Type { return }
-    let name = _typeName(key, qualified: false)
-    let chain = readers.map { _typeName($0, qualified: false) }.joined(separator: " -> ")
+    let name = KeyType(key).name
+    let chain = readers.map { KeyType($0).name }.joined(separator: " -> ")
     let whereRead = readers.isEmpty ? "read directly in the test" : "read while building \(chain)"
     let message =
       "\(name) has no testValue of its own, so a test used its live defaultValue "

@@ -91,7 +91,7 @@ final class TestScope: TestObserver {
     box: AnyObject,
     replacing replaced: AnyObject?
   ) {
-    let name = _typeName(key, qualified: false)
+    let name = KeyType(key).name
     state.withLock { state in
       guard state.endedAt == nil else { return }
       let replacedID = replaced.map { ObjectIdentifier($0) }
@@ -137,7 +137,7 @@ final class TestScope: TestObserver {
   private func reportLateRead(of key: any DependencyKey.Type, late: Double) {
     let milliseconds = (late * 100_000).rounded(.down) / 100
     let message =
-      "\(_typeName(key, qualified: false)) was read through the dependencies of test \(name) \(milliseconds) ms "
+      "\(KeyType(key).name) was read through the dependencies of test \(name) \(milliseconds) ms "
       + "after it ended: something the test started (a Task it did not await, a callback, an "
       + "object that kept its scope) outlived it. Await that work before the test returns, or "
       + "cancel it."

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TinyDependency
 
@@ -15,6 +16,70 @@ struct ConcurrencyHelperTests {
     events.setValue([1])
     #expect(events.value == [1])
   }
+
+  // MARK: - Nested use on one thread
+
+  @Test func lockIsolatedNestedWithValueOnOneThreadFinishes() async {
+    let box = LockIsolated(0)
+    let inner = LockIsolated(-1)
+    let finished = await finishes(within: 5) {
+      box.withValue { outer in
+        outer += 1
+        // The inner call sees the value as it was before the outer closure began.
+        inner.setValue(box.withValue { $0 })
+      }
+    }
+    // A deadlocked box stays locked: reading it would hang this test too.
+    guard finished else {
+      Issue.record("nested use on one thread deadlocked")
+      return
+    }
+    #expect(box.value == 1)
+    #expect(inner.value == 0)
+  }
+
+  @Test func lockIsolatedReadsInsideWithValueOnOneThreadFinish() async {
+    let events = LockIsolated<[String]>(["signed in"])
+    let seen = LockIsolated<[Int]>([])
+    let finished = await finishes(within: 5) {
+      events.withValue { value in
+        value.append("tapped")
+        seen.setValue([events.value.count, events.count])
+      }
+    }
+    // A deadlocked box stays locked: reading it would hang this test too.
+    guard finished else {
+      Issue.record("nested use on one thread deadlocked")
+      return
+    }
+    #expect(seen.value == [1, 1])
+    #expect(events.value == ["signed in", "tapped"])
+  }
+
+  @Test func lockIsolatedStillExcludesOtherThreads() async {
+    let count = LockIsolated(0)
+    // On threads of their own: a lock that deadlocks must hold neither the concurrency pool nor
+    // Dispatch's workers, which the pool runs on under Linux.
+    let finished = await finishes(within: 10) {
+      let group = DispatchGroup()
+      for _ in 0..<8 {
+        group.enter()
+        Thread.detachNewThread {
+          for _ in 0..<1_000 { count.withValue { $0 += count.withValue { _ in 1 } } }
+          group.leave()
+        }
+      }
+      group.wait()
+    }
+    // A deadlocked box stays locked: reading it would hang this test too.
+    guard finished else {
+      Issue.record("nested use on one thread deadlocked")
+      return
+    }
+    #expect(count.value == 8_000)
+  }
+
+  // MARK: - The other helpers
 
   @Test func actorIsolatedChangesOnItsActor() async {
     let isPlaying = ActorIsolated(false)
@@ -40,5 +105,20 @@ struct ConcurrencyHelperTests {
     #expect(sent.value.value == 3)
     counter.wrappedValue = Counter()
     #expect(counter.value.value == 0)
+  }
+}
+
+/// Runs `body` on a thread of its own and tells whether it returned within `seconds`; a body
+/// that deadlocks is left behind, parked, and the test fails instead of hanging.
+func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) async -> Bool {
+  let done = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    body()
+    done.signal()
+  }
+  return await withCheckedContinuation { continuation in
+    Thread.detachNewThread {
+      continuation.resume(returning: done.wait(timeout: .now() + seconds) == .success)
+    }
   }
 }

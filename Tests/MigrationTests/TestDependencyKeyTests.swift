@@ -56,7 +56,7 @@ extension GreetingClient: DependencyKey {
 
 /// A key with both conformances in one module: the compiler picks the `DependencyKey` fallback
 /// for its preview, as it does for swift-dependencies' keys. (Split across two modules, the
-/// interface module's conformance picks the test value.)
+/// interface module's conformance picks the test value: `SplitKeyAcrossModulesTests`.)
 enum SplitFlagKey: TestDependencyKey {
   static let testValue = "test split"
 }

@@ -27,6 +27,17 @@ struct PrepareDependenciesInTestsTests {
     #expect(now.timeIntervalSince1970 == seconds)
   }
 
+  @Test func aKeySetBeforeAKeyPathWriteIsApplied() {
+    prepareDependencies {
+      $0[PreparedClientKey.self] = PreparedClient(get: { 7 })
+      // A key-path write reads `date` first, which freezes the closure's container.
+      $0.date.now = Date(timeIntervalSince1970: 9)
+    }
+    #expect(DependencyValues.current[PreparedClientKey.self].get() == 7)
+    @Dependency(\.date.now) var now
+    #expect(now.timeIntervalSince1970 == 9)
+  }
+
   @Test func workOutsideTheTestDoesNotSeeTheTestsValues() async {
     prepareDependencies { $0[PreparedClientKey.self] = PreparedClient(get: { 5 }) }
     #expect(DependencyValues.current[PreparedClientKey.self].get() == 5)

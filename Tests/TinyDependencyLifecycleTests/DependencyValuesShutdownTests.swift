@@ -1,3 +1,4 @@
+import Dispatch
 import TestSubprocess
 import Testing
 import TinyDependency
@@ -130,6 +131,73 @@ struct DependencyValuesShutdownTests {
     // The stubborn build ignored its cancellation and finished; its value was not leaked.
     #expect(log.count("shutdown done Stubborn") == 1)
     _ = try? await preparing.value
+  }
+
+  @Test func shutdownAfterATimedOutPrepareDoesNotWaitForTheBuildItGaveUpOn() async throws {
+    let (values, log) = asyncContainer()
+    try await values.prepare([PoolKey.self])
+    let error = try await #require(throws: PreparationError.self) {
+      try await values.prepare([IgnoresCancellationKey.self], timeout: 0.2)
+    }
+    #expect(error.description.contains("IgnoresCancellationKey"))
+    let started = DispatchTime.now().uptimeNanoseconds
+    let report = try await values.shutdown()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    // Not waiting for the build means returning while it is held; 20 s leaves room for a busy
+    // pool, and is short of the 30 s it waited before.
+    #expect(seconds < 20, "shutdown waited \(seconds) s; the prepare gave the build 0.2 s")
+    #expect(log.count("end Late") == 0)
+    #expect(report.order == ["PoolKey"])
+    #expect(report.abandoned == ["IgnoresCancellationKey"])
+    #expect(report.description.contains("abandoned: IgnoresCancellationKey (still building"))
+    #expect(log.count("shutdown done Pool") == 1)
+    // Its value, when it arrives, is shut down then, once, and not kept.
+    values.asyncSettings.gate.open()
+    try await expectLateValueShutDownOnce(log)
+    #expect(values.existingValue(of: IgnoresCancellationKey.self) == nil)
+  }
+
+  @Test func aGracePeriodBoundsTheWaitForABuildAPrepareStillAwaits() async throws {
+    let (values, log) = asyncContainer()
+    try await values.prepare([PoolKey.self])
+    let preparing = Task { try await values.prepare([IgnoresCancellationKey.self]) }
+    while log.count("start Late") == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+    let started = DispatchTime.now().uptimeNanoseconds
+    let report = try await values.shutdown(gracePeriod: 0.1)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    #expect(seconds < 20, "shutdown waited \(seconds) s; the grace period was 0.1 s")
+    #expect(log.count("end Late") == 0)
+    #expect(report.order == ["PoolKey"])
+    #expect(report.abandoned == ["IgnoresCancellationKey"])
+    let error = try await #require(throws: PreparationError.self) { try await preparing.value }
+    #expect(error.description.contains("the container was shut down"))
+    values.asyncSettings.gate.open()
+    try await expectLateValueShutDownOnce(log)
+  }
+
+  @Test func aBuildThatEndsWithinTheGracePeriodIsNotAbandoned() async throws {
+    let (values, log) = asyncContainer()
+    let preparing = Task { try await values.prepare([IgnoresCancellationKey.self]) }
+    while log.count("start Late") == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+    let shuttingDown = Task { try await values.shutdown(gracePeriod: 600) }
+    try await Task.sleep(nanoseconds: 50_000_000)
+    values.asyncSettings.gate.open()
+    let report = try await shuttingDown.value
+    #expect(report.abandoned.isEmpty)
+    // Shut down as it arrived, before the shutdown returned.
+    #expect(log.count("shutdown done Late") == 1)
+    _ = try? await preparing.value
+  }
+
+  /// Waits up to 60 s for the late value's shutdown, then checks that it ran once.
+  private func expectLateValueShutDownOnce(_ log: EventLog) async throws {
+    var polls = 0
+    while log.count("shutdown done Late") == 0 && polls < 6_000 {
+      polls += 1
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    try await Task.sleep(nanoseconds: 100_000_000)
+    #expect(log.count("shutdown Late") == 1)
   }
 
   // MARK: - Scopes

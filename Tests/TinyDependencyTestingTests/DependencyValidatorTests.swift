@@ -63,6 +63,14 @@ struct DependencyValidatorTests {
     #expect(finding.path == ["PingKey", "PongKey", "PingKey"])
   }
 
+  @Test func findsACycleThroughTestOnlyKeysByTheUsersNames() throws {
+    let report = DependencyValidator.validate([TestOnlyPingReaderKey.self])
+    let finding = try #require(report.findings.first { $0.kind == .cycle })
+    #expect(finding.path == ["TestOnlyPing", "TestOnlyPong", "TestOnlyPing"])
+    #expect(finding.key == "TestOnlyPing")
+    #expect(!finding.description.contains("TestOnlyKey<"))
+  }
+
   @Test func optionallyFindsMissingPreviewValues() {
     let report = DependencyValidator.validate([GreetingKey.self], previews: true)
     #expect(report.findings.map(\.kind) == [.missingPreviewValue])

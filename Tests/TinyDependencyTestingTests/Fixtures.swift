@@ -61,6 +61,21 @@ enum EndpointUserKey: DependencyKey {
   static var testValue: String { "uses \(DependencyValues.current[EndpointKey.self])" }
 }
 
+/// Two keys declared with `TestDependencyKey` only, that read each other, and a key that reads
+/// them.
+enum TestOnlyPing: TestDependencyKey {
+  static var testValue: String { "ping(\(DependencyValues.current[TestOnlyPong.self]))" }
+}
+
+enum TestOnlyPong: TestDependencyKey {
+  static var testValue: String { "pong(\(DependencyValues.current[TestOnlyPing.self]))" }
+}
+
+enum TestOnlyPingReaderKey: DependencyKey {
+  static var defaultValue: String { "reader" }
+  static var testValue: String { DependencyValues.current[TestOnlyPing.self] }
+}
+
 enum PingKey: DependencyKey {
   static var defaultValue: String { "ping" }
   static var testValue: String { "ping(\(DependencyValues.current[PongKey.self]))" }

@@ -23,6 +23,24 @@ struct DependencyCycleTests {
     }
 
     @Test(.oneExitTestAtATime)
+    func cycleThroughTestOnlyKeysNamesTheUsersKeys() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        _ = DependencyValues(context: .test)[CycleTestOnlyA.self]
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(
+        message.contains(
+          "in the test context: CycleTestOnlyA -> CycleTestOnlyB -> CycleTestOnlyA."
+        )
+      )
+      #expect(message.contains("CycleTestOnlyA is read again while its own value is being built"))
+      #expect(!message.contains("TestOnlyKey"))
+    }
+
+    @Test(.oneExitTestAtATime)
     func threeKeyCycleNamesEveryKeyInOrder() async throws {
       let result = try await #require(
         processExitsWith: .failure,
@@ -90,6 +108,29 @@ struct DependencyCycleTests {
 
 enum SelfReadingKey: DependencyKey {
   static var defaultValue: Int { DependencyValues.current[SelfReadingKey.self] + 1 }
+}
+
+/// Two keys declared with `TestDependencyKey` only, that read each other.
+enum CycleTestOnlyA: TestDependencyKey {
+  static var testValue: String { "a(\(DependencyValues.current[CycleTestOnlyB.self]))" }
+}
+
+enum CycleTestOnlyB: TestDependencyKey {
+  static var testValue: String { "b(\(DependencyValues.current[CycleTestOnlyA.self]))" }
+}
+
+/// A key that reads the two above.
+enum CycleTestOnlyReaderKey: DependencyKey {
+  static var defaultValue: String { DependencyValues.current[CycleTestOnlyA.self] }
+}
+
+/// A key that reads a key declared with `TestDependencyKey` only.
+enum TestOnlyReaderKey: DependencyKey {
+  static var defaultValue: String { DependencyValues.current[TestOnlyLeaf.self] }
+}
+
+enum TestOnlyLeaf: TestDependencyKey {
+  static let testValue = "leaf"
 }
 
 enum FeedKey: DependencyKey {

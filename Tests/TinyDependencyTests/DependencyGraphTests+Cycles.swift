@@ -15,6 +15,18 @@ struct DependencyGraphCycleTests {
     #expect(graph.edges.contains { $0.description == "AppKey -> StoreKey" })
   }
 
+  @Test func testOnlyKeysAreNamedByTheUsersKeyInNodesAndCycles() {
+    let graph = DependencyGraph.trace([TestOnlyReaderKey.self, CycleTestOnlyReaderKey.self])
+    let names = graph.nodes.map(\.name)
+    #expect(names.contains("TestOnlyLeaf"))
+    #expect(names.contains("CycleTestOnlyA"))
+    #expect(!names.contains { $0.contains("TestOnlyKey<") })
+    #expect(graph.cycles.map { $0.map(\.name) } == [["CycleTestOnlyA", "CycleTestOnlyB"]])
+    #expect(graph.text.contains("CycleTestOnlyA -> CycleTestOnlyB -> CycleTestOnlyA"))
+    #expect(!graph.text.contains("TestOnlyKey<"))
+    #expect(!graph.nodes.contains { $0.isMainActorKey })
+  }
+
   @Test func aCycleMetInConfigureIsRecordedInsteadOfHanging() async {
     final class Result: @unchecked Sendable { var graph: DependencyGraph? }
     let result = Result()

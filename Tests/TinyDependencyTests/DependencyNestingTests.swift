@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 
 @testable import TinyDependency
@@ -31,7 +32,8 @@ struct DependencyNestingTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
-    @Test func aChainDeeperThanTheLimitStopsWithItsHead() async throws {
+    @Test(.oneExitTestAtATime)
+    func aChainDeeperThanTheLimitStopsWithItsHead() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -59,6 +59,34 @@ struct PrepareDependenciesTests {
     #expect(root.values.greeting == "left(leaf)!")
   }
 
+  @Test func everyKeySetReachesTheRootWhateverReadsComeBetween() {
+    let root = Root()
+    #expect(
+      root.prepare(line: 1) {
+        $0.greeting = "first"
+        _ = $0.top
+        $0.leaf = "second"
+        _ = $0.right
+        $0.contextName = "third"
+      } == nil
+    )
+    #expect(root.values.greeting == "first")
+    #expect(root.values.leaf == "second")
+    #expect(root.values.contextName == "third")
+  }
+
+  @Test func keyPathWriteAfterASetKeepsBothKeys() {
+    let root = Root()
+    #expect(
+      root.prepare(line: 1) {
+        $0.greeting = "first"
+        $0.launchConfig.name = "prod"
+      } == nil
+    )
+    #expect(root.values.greeting == "first")
+    #expect(root.values.launchConfig == LaunchConfig(name: "prod", port: 80))
+  }
+
   // MARK: - Later calls
 
   @Test func secondCallKeepsPreparedValuesAndNamesBothCallSites() throws {
@@ -184,6 +212,23 @@ struct PrepareDependenciesTests {
       #expect(error.contains("GreetingKey"))
     }
   #endif
+}
+
+/// A value set field by field at launch, through a key path.
+struct LaunchConfig: Equatable, Sendable {
+  var name = "dev"
+  var port = 80
+}
+
+private enum LaunchConfigKey: DependencyKey {
+  static var defaultValue: LaunchConfig { LaunchConfig() }
+}
+
+extension DependencyValues {
+  fileprivate var launchConfig: LaunchConfig {
+    get { self[LaunchConfigKey.self] }
+    set { self[LaunchConfigKey.self] = newValue }
+  }
 }
 
 private struct Greeting {

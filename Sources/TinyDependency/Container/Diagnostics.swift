@@ -16,7 +16,7 @@ enum Diagnostics {
       path.last?.recordUnfinishedChain()
       recorder.stop(cycle: keys)
     }
-    let names = keys.map { _typeName($0, qualified: false) }
+    let names = keys.map { KeyType.name(of: $0) }
     let context = path.last?.context ?? .default
     let reentered = names.last ?? "?"
     let threads =
@@ -66,7 +66,7 @@ enum Diagnostics {
   static func warnOfLongWait(for builder: BuildFrame, reading key: any DependencyKey.Type) {
     let building = builder.activeReaderChain.map(\.keyName)
     let waiting = BuildFrame.threadStack().reversed().map(\.keyName)
-    let name = _typeName(key, qualified: false)
+    let name = KeyType.name(of: key)
     let path =
       waiting.isEmpty
       ? "that thread builds \(building.joined(separator: " -> ")); this read is outside any build"

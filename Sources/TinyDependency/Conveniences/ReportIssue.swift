@@ -2,7 +2,9 @@
 ///
 /// Use it in test doubles of your own: under Swift Testing it is an issue of the running test,
 /// under XCTest a failure of the running test method (with TinyDependencyTesting linked into the
-/// test target), and elsewhere a line on standard error. It never stops the process.
+/// test target), and elsewhere a line on standard error that starts with the call's site, as
+/// swift-issue-reporting prints it: `App/Analytics.swift:12: message`. It never stops the
+/// process.
 ///
 /// ```swift
 /// static var testValue: Analytics {

@@ -17,7 +17,7 @@ package final class BuildFrame: @unchecked Sendable {
   /// The key type, named only when a message needs it.
   private let keyTypeBox: KeyType
   package var keyType: any DependencyKey.Type { keyTypeBox.type }
-  var keyName: String { _typeName(keyType, qualified: false) }
+  var keyName: String { KeyType.name(of: keyType) }
   package let context: DependencyContext
   /// The build that read this key, if any.
   let parent: BuildFrame?

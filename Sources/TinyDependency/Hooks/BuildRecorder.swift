@@ -27,3 +27,7 @@ package protocol BuildRecorder: AnyObject, Sendable {
   /// Records an input read while unset, and never returns.
   func stop(missingInput key: any DependencyKey.Type) -> Never
 }
+
+/// A key stored under a wrapper (a main-actor key, a key with only test and preview values):
+/// messages, the graph and the validator name it by the key it wraps.
+package protocol WrapperKey { static var wrappedKey: Any.Type { get } }

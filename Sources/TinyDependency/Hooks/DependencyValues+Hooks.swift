@@ -50,6 +50,3 @@ extension MainActorDependencyKey {
   /// The key this one's values are stored under, for the validator of TinyDependencyTesting.
   package static var storageKey: any DependencyKey.Type { MainActorKey<Self>.self }
 }
-
-/// A key stored under a wrapper: the graph and the validator name it by the key it wraps.
-package protocol WrapperKey { static var wrappedKey: Any.Type { get } }

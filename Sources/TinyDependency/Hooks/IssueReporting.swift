@@ -63,10 +63,11 @@ package enum IssueReporter {
   /// The task-local behind ``isWritingThroughKeyPath``.
   package static let writingThroughKeyPath = TaskLocal<Bool>(wrappedValue: false)
 
-  /// Reports a problem to the running test, or to standard error outside tests.
+  /// Reports a problem to the running test, or to standard error outside tests: after the
+  /// call's site (`fileID:line: message`) when there is one, else after the library's name.
   package static func report(_ message: String, at site: SourceSite? = nil) {
     if let router, router.record(message, at: site) { return }
-    SystemInterface.writeToStandardError("TinyDependency: " + message)
+    SystemInterface.writeToStandardError((site.map { "\($0): " } ?? "TinyDependency: ") + message)
   }
 }
 

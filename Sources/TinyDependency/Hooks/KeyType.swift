@@ -9,8 +9,8 @@ package struct KeyType: @unchecked Sendable, Hashable {
 
   package var id: ObjectIdentifier { ObjectIdentifier(type) }
 
-  /// The key's short name, for messages.
-  package var name: String { _typeName(type, qualified: false) }
+  /// The key's short name, for messages: a wrapper key goes by the user's key it wraps.
+  package var name: String { Self.name(of: type) }
 
   package static func == (lhs: KeyType, rhs: KeyType) -> Bool { lhs.id == rhs.id }
 
@@ -18,6 +18,12 @@ package struct KeyType: @unchecked Sendable, Hashable {
 }
 
 extension KeyType {
+  /// The short name of a key, or of the user's key a wrapper key (a main-actor or test-only
+  /// key's stand-in) wraps.
+  static func name(of type: Any.Type) -> String {
+    _typeName((type as? any WrapperKey.Type)?.wrappedKey ?? type, qualified: false)
+  }
+
   /// The key whose `ObjectIdentifier(Key.self)` is `id`. Safe for the ids a container stores,
   /// each made from a key's metatype: `ObjectIdentifier` is `@frozen` with the metatype's address
   /// as its one field, part of the standard library's ABI (`KeyTypeTests` pins it).

@@ -174,9 +174,13 @@ struct PreparationTarget {
 
 extension PreparedRoot {
   /// The values `values` set, sorted by key name; asked of the keys before any lock is taken.
+  /// A read in `update` froze the fresh container, and each write after it stacked a storage on
+  /// it: the keys changed in every storage of that chain count.
   static func changes(in values: DependencyValues) -> [Change] {
     let overrides = values.storage.overrides
-    return values.storage.changedKeys.compactMap { id -> Change? in
+    let chain = sequence(first: values.storage) { $0.parent }
+    let changed = chain.reduce(into: KeySet()) { $0.formUnion($1.changedKeys) }
+    return changed.compactMap { id -> Change? in
       guard let box = overrides[id] else { return nil }
       let key = KeyType(identifiedBy: id)
       return Change(key: key, box: box, isTransient: key.type.lifetime == .transient)

@@ -8,6 +8,15 @@
 /// ```
 ///
 /// The lock is never held while code other than the closure given to ``withValue(_:)`` runs.
+/// It is recursive, as swift-dependencies' is: on the thread that holds it, the closure may use
+/// the box again (read ``value``, a property, or call ``withValue(_:)`` inside it). The closure
+/// works on a copy that is written back when it returns, so a nested call sees the value as it
+/// was before the outer closure began, and what a nested call writes is replaced by the outer
+/// closure's copy. Other threads wait while a closure runs.
+///
+/// Beside it: ``ActorIsolated`` keeps its value on an actor of its own, for asynchronous code
+/// (each `await` on it is one step of the actor, and its ``ActorIsolated/withValue(_:)`` may
+/// not await); ``UncheckedSendable`` locks nothing and checks nothing.
 @dynamicMemberLookup
 public final class LockIsolated<Value>: @unchecked Sendable {
   // `@unchecked Sendable`: `value` is read and written only with the lock of `locked` held.
@@ -17,7 +26,7 @@ public final class LockIsolated<Value>: @unchecked Sendable {
   ///
   /// - Parameter value: The first value.
   public init(_ value: @autoclosure @Sendable () throws -> Value) rethrows {
-    locked = Locked(try value())
+    locked = Locked(try value(), recursive: true)
   }
 
   /// The current value, read with the lock held.
@@ -30,13 +39,18 @@ public final class LockIsolated<Value>: @unchecked Sendable {
 
   /// Reads or changes the value with the lock held, and returns what `operation` returns.
   ///
-  /// - Parameter operation: Works on the value; it must not use this box again.
+  /// - Parameter operation: Works on a copy of the value, written back when it returns (also
+  ///   when it throws); it may use this box again on the same thread.
   /// - Returns: The value `operation` returns.
   /// - Throws: What `operation` throws.
   public func withValue<T: Sendable>(
     _ operation: @Sendable (inout Value) throws -> T
   ) rethrows -> T {
-    try locked.withLock { try operation(&$0) }
+    try locked.holding {
+      var copy = locked.withLock { $0 }
+      defer { locked.withLock { $0 = copy } }
+      return try operation(&copy)
+    }
   }
 
   /// Replaces the value.
@@ -49,6 +63,9 @@ public final class LockIsolated<Value>: @unchecked Sendable {
 }
 
 /// A value isolated to an actor of its own, for state that asynchronous code shares.
+///
+/// Every access is a step of the actor: no lock, and no thread waits. Its ``withValue(_:)``
+/// runs synchronously on the actor, so the value cannot change while it runs.
 ///
 /// ```swift
 /// let count = ActorIsolated(0)
@@ -91,8 +108,8 @@ public final actor ActorIsolated<Value> {
 /// let formatter = UncheckedSendable(NumberFormatter())
 /// ```
 ///
-/// The compiler checks nothing: use it for a value that is never changed from two threads at
-/// once.
+/// It locks nothing and the compiler checks nothing: use it for a value that is never changed
+/// from two threads at once, or that guards itself.
 @dynamicMemberLookup
 @propertyWrapper
 public struct UncheckedSendable<Value>: @unchecked Sendable {

@@ -13,10 +13,12 @@
 /// }
 /// ```
 ///
-/// ``previewValue`` falls back to ``testValue`` for such a key, as in swift-dependencies; a key
-/// that is a ``DependencyKey`` from the start falls back to its ``DependencyKey/defaultValue``
-/// instead. A key with no live conformance read in the default context reports an issue that
-/// names it and the fix, then uses its test value.
+/// ``previewValue`` falls back as in swift-dependencies, where the compiler picks the fallback
+/// in the module that declares this conformance: split across two modules, as above, to
+/// ``testValue``; with both conformances in one module (in one file or two), and for a key that
+/// is a ``DependencyKey`` from the start, to ``DependencyKey/defaultValue``. Declare
+/// `previewValue` in the interface module to choose. A key with no live conformance read in the
+/// default context reports an issue that names it and the fix, then uses its test value.
 public protocol TestDependencyKey: _DependencyKeyMetatype {
   /// The type of the dependency's value.
   associatedtype Value: Sendable
@@ -25,8 +27,8 @@ public protocol TestDependencyKey: _DependencyKeyMetatype {
   /// ``DependencyKey/defaultValue``.
   static var testValue: Value { get }
 
-  /// The value used in the preview context; falls back to ``testValue``, or for a
-  /// ``DependencyKey`` to its ``DependencyKey/defaultValue``.
+  /// The value used in the preview context; falls back to ``testValue``, or to
+  /// ``DependencyKey/defaultValue`` for a ``DependencyKey`` conformance in the same module.
   static var previewValue: Value { get }
 }
 
@@ -36,9 +38,10 @@ extension TestDependencyKey {
 }
 
 /// Stands in for a key that has only test and preview values: the core builds and caches
-/// through it, under an identity of its own.
-enum TestOnlyKey<Base: TestDependencyKey>: DependencyKey {
+/// through it, under an identity of its own; messages, graphs and findings name `Base`.
+enum TestOnlyKey<Base: TestDependencyKey>: DependencyKey, WrapperKey {
   typealias Value = Base.Value
+  static var wrappedKey: Any.Type { Base.self }
 
   static var defaultValue: Value {
     IssueReporter.report(

@@ -16,9 +16,13 @@ package struct Locked<State>: @unchecked Sendable {
 
   private let buffer: ManagedBuffer<State, LockPrimitives>
 
-  package init(_ initial: State) {
+  /// Creates the state behind a lock; a `recursive` one may be taken again by the thread that
+  /// holds it (see ``holding(_:)``).
+  package init(_ initial: State, recursive: Bool = false) {
     buffer = Buffer.create(minimumCapacity: 1) { _ in initial }
-    buffer.withUnsafeMutablePointerToElements { LockPrimitives.initialize($0) }
+    buffer.withUnsafeMutablePointerToElements {
+      LockPrimitives.initialize($0, recursive: recursive)
+    }
   }
 
   /// Shares the lock and state of `reference`, a value of ``retainedReference()``, without
@@ -45,6 +49,16 @@ package struct Locked<State>: @unchecked Sendable {
       LockPrimitives.lock(primitives)
       defer { LockPrimitives.unlock(primitives) }
       return try body(&state.pointee)
+    }
+  }
+
+  /// Runs `body` with the lock held and no access to the state open, so that `body` may call
+  /// ``withLock(_:)`` of a recursive lock, each call an access of its own.
+  func holding<R>(_ body: () throws -> R) rethrows -> R {
+    try buffer.withUnsafeMutablePointerToElements { primitives in
+      LockPrimitives.lock(primitives)
+      defer { LockPrimitives.unlock(primitives) }
+      return try body()
     }
   }
 

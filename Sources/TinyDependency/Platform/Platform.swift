@@ -37,10 +37,18 @@ struct LockPrimitives {
     pointer.pointer(to: \.condition)!
   }
 
-  /// Initializes the primitives in place at `pointer`.
-  static func initialize(_ pointer: UnsafeMutablePointer<LockPrimitives>) {
+  /// Initializes the primitives in place at `pointer`; a `recursive` mutex may be locked again
+  /// by the thread that holds it.
+  static func initialize(_ pointer: UnsafeMutablePointer<LockPrimitives>, recursive: Bool = false) {
     pointer.initialize(to: LockPrimitives())
-    let status = pthread_mutex_init(mutex(pointer), nil)
+    var kind = pthread_mutexattr_t()
+    var status = pthread_mutexattr_init(&kind)
+    defer { pthread_mutexattr_destroy(&kind) }
+    if status == 0 && recursive {
+      status = pthread_mutexattr_settype(&kind, Int32(PTHREAD_MUTEX_RECURSIVE))
+    }
+    precondition(status == 0, "pthread_mutexattr_init or _settype failed: \(status)")
+    status = pthread_mutex_init(mutex(pointer), &kind)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
     #if canImport(Darwin)
       let conditionStatus = pthread_cond_init(condition(pointer), nil)

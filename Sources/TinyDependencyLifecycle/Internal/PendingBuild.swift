@@ -66,11 +66,20 @@ final class PendingBuild: Sendable {
 
   /// The build whose builder started this one and awaits it, if any.
   let startedBy: PendingBuild?
+  /// The timeout of the prepare that started the build: by default, how long a shutdown waits
+  /// for it.
+  let timeout: Double
 
-  init(key: KeyType, record: BuildFrame, startedBy: PendingBuild? = nil) {
+  init(
+    key: KeyType,
+    record: BuildFrame,
+    startedBy: PendingBuild? = nil,
+    timeout: Double = DependencyValues.defaultPreparationTimeout
+  ) {
     self.key = key
     self.record = record
     self.startedBy = startedBy
+    self.timeout = timeout
   }
 
   /// Starts `body` in a task of its own.
@@ -114,13 +123,17 @@ final class PendingBuild: Sendable {
     return true
   }
 
-  /// Fails the build before its builder finished, and cancels the builder.
-  func giveUp(_ reason: PreparationError.Reason) {
+  /// Fails the build before its builder finished, and cancels the builder; returns false if
+  /// the build had settled already.
+  @discardableResult
+  func giveUp(_ reason: PreparationError.Reason) -> Bool {
     let (task, onGiveUp) = state.withLock { ($0.task, $0.onGiveUp) }
     onGiveUp?(self)
-    if settle(.failure(PreparationError(path: [key.name], reason: reason))) {
-      task?.cancel()
+    guard settle(.failure(PreparationError(path: [key.name], reason: reason))) else {
+      return false
     }
+    task?.cancel()
+    return true
   }
 
   /// Cancels the builder; the build still settles when the builder returns.

@@ -38,6 +38,34 @@ struct AsyncSettings: Sendable {
   var failingShutdown: Set<String> = []
   /// How long each build sleeps, in milliseconds.
   var buildMilliseconds: UInt64 = 0
+  /// Holds ``IgnoresCancellationKey``'s build until the test opens it.
+  var gate = Gate()
+}
+
+/// A gate that builds wait at without holding a thread and without seeing cancellation.
+final class Gate: Sendable {
+  private let state = QueueLocked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    (false, [])
+  )
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let isOpen = state.withLock { state in
+        if !state.isOpen { state.waiters.append(continuation) }
+        return state.isOpen
+      }
+      if isOpen { continuation.resume() }
+    }
+  }
+
+  func open() {
+    let waiters = state.withLock { state in
+      state.isOpen = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
 }
 
 enum AsyncSettingsKey: DependencyKey {
@@ -162,6 +190,18 @@ enum StubbornKey: AsyncDependencyKey {
     while DispatchTime.now().uptimeNanoseconds < deadline { await Task.yield() }
     settings.log.append("end Stubborn")
     return Resource("Stubborn", settings: settings)
+  }
+}
+
+/// Ignores its cancellation: ends when the test opens its container's gate, holding no thread
+/// meanwhile.
+enum IgnoresCancellationKey: AsyncDependencyKey {
+  static func makeDefault() async throws -> Resource {
+    let settings = DependencyValues.current.asyncSettings
+    settings.log.append("start Late")
+    await settings.gate.wait()
+    settings.log.append("end Late")
+    return Resource("Late", settings: settings)
   }
 }
 
