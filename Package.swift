@@ -13,6 +13,7 @@ let package = Package(
   products: [
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
     .library(name: "TinyDependencyGraph", targets: ["TinyDependencyGraph"]),
+    .library(name: "TinyDependencyValidation", targets: ["TinyDependencyValidation"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
     .library(name: "TinyDependencyBuiltins", targets: ["TinyDependencyBuiltins"]),
     // `\.urlSession` alone: on Linux URLSession needs FoundationNetworking (about 16 MB), which
@@ -26,8 +27,12 @@ let package = Package(
     .target(name: "TinyDependency", exclude: ["README.md"]),
     .target(name: "TinyDependencyGraph", dependencies: ["TinyDependency"]),
     .target(
-      name: "TinyDependencyTesting",
+      name: "TinyDependencyValidation",
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
+    .target(
+      name: "TinyDependencyTesting",
+      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyValidation"]
     ),
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
@@ -68,12 +73,15 @@ let package = Package(
       name: "TinyDependencyTestingTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting",
-        "TinyDependencyLifecycle",
+        "TinyDependencyValidation", "TinyDependencyLifecycle",
       ]
     ),
     .testTarget(
       name: "TinyDependencyBuiltinsTests",
-      dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
+        "TinyDependencyValidation",
+      ]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
     // A file moved from swift-dependencies imports what these suites import, and nothing else.
@@ -89,7 +97,7 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
-        "TinyDependencyLifecycle", "TinyDependencyExample",
+        "TinyDependencyLifecycle", "TinyDependencyExample", "TinyDependencyValidation",
       ]
     ),
   ],
