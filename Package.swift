@@ -20,8 +20,12 @@ let package = Package(
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
-    // The probe, the examples and the benchmark are executable targets, not products: `swift run`
-    // runs them here, and a package that depends on this one has no use for them.
+    // The example app and its graph check: products so that the dependency-graph plugin can
+    // build them (`swift package dependency-graph --product TinyDependencyExampleGraph`).
+    .executable(name: "TinyDependencyExample", targets: ["TinyDependencyExampleMain"]),
+    .executable(name: "TinyDependencyExampleGraph", targets: ["TinyDependencyExampleGraph"]),
+    // The probe, the server example and the benchmark are executable targets, not products:
+    // `swift run` runs them here, and a package that depends on this one has no use for them.
   ],
   targets: [
     .target(name: "TinyDependency", exclude: ["README.md"]),
@@ -40,9 +44,15 @@ let package = Package(
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     // Runs the package's executables in a child process, for the two test targets that do.
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
+    // The example app: its code in a library, its entry point and its graph check beside it.
+    .target(name: "TinyDependencyExample", dependencies: ["TinyDependency", "TinyDependencyGraph"]),
     .executableTarget(
-      name: "TinyDependencyExample",
-      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+      name: "TinyDependencyExampleMain",
+      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"]
+    ),
+    .executableTarget(
+      name: "TinyDependencyExampleGraph",
+      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"]
     ),
     .executableTarget(
       name: "TinyDependencyServerExample",
@@ -59,7 +69,7 @@ let package = Package(
       name: "TinyDependencyTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "DependencyContextProbe", "TinyDependencyExample",
-        "TestSubprocess",
+        "TinyDependencyExampleMain", "TestSubprocess",
       ]
     ),
     .testTarget(
@@ -81,6 +91,13 @@ let package = Package(
       dependencies: [
         "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
         "TinyDependencyValidation",
+      ]
+    ),
+    .testTarget(
+      name: "TinyDependencyValidationTests",
+      dependencies: [
+        "TinyDependency", "TinyDependencyGraph", "TinyDependencyValidation",
+        "TinyDependencyExampleGraph", "TestSubprocess",
       ]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
