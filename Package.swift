@@ -20,6 +20,8 @@ let package = Package(
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
+    // `swift package dependency-graph --product AppGraph`: builds and runs a graph check.
+    .plugin(name: "DependencyGraphPlugin", targets: ["DependencyGraphPlugin"]),
     // The example app and its graph check: products so that the dependency-graph plugin can
     // build them (`swift package dependency-graph --product TinyDependencyExampleGraph`).
     .executable(name: "TinyDependencyExample", targets: ["TinyDependencyExampleMain"]),
@@ -41,6 +43,20 @@ let package = Package(
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
+    .plugin(
+      name: "DependencyGraphPlugin",
+      capability: .command(
+        intent: .custom(
+          verb: "dependency-graph",
+          description: "Builds a graph check executable (DependencyCheck.main) and runs it: "
+            + "prints the dependency graph, or checks it against a committed JSON file"
+        ),
+        // No declared permission to write to the package: SwiftPM would then refuse every run,
+        // printing or checking too, without `--allow-writing-to-package-directory`. That flag
+        // still opens the package to `--output` under the macOS sandbox without a declaration.
+        permissions: []
+      )
+    ),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     // Runs the package's executables in a child process, for the two test targets that do.
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
@@ -52,7 +68,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "TinyDependencyExampleGraph",
-      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"]
+      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"],
+      // The committed graph that CI checks with `--check`.
+      exclude: ["dependency-graph.json"]
     ),
     .executableTarget(
       name: "TinyDependencyServerExample",
@@ -121,8 +139,9 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-// The compatibility suite is compiled as a user's target would be, without these flags.
-for target in package.targets where target.name != "CompatibilityTests" {
+// The compatibility suite is compiled as a user's target would be, without these flags; a plugin
+// target takes no settings.
+for target in package.targets where target.name != "CompatibilityTests" && target.type != .plugin {
   var settings = target.swiftSettings ?? []
   // Every existential is spelled `any`.
   settings.append(.enableUpcomingFeature("ExistentialAny"))
