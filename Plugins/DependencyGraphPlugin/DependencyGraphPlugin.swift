@@ -41,15 +41,33 @@ struct DependencyGraphPlugin: CommandPlugin {
       FileHandle.standardError.write(Data("built \(product) in \(seconds) s\n".utf8))
     }
 
+    // The check's standard output passes through. SwiftPM prints what a plugin writes to
+    // standard error on its standard output, so the check's errors (findings, usage) are
+    // passed on as diagnostics, which it prints on standard error: `--format json > file`
+    // stays clean.
     let process = Process()
     process.executableURL = executable.url
     process.arguments = arguments
     process.currentDirectoryURL = context.package.directoryURL
+    let errors = Pipe()
+    process.standardError = errors
     try process.run()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    if process.terminationStatus != 0 {
-      exit(process.terminationStatus)
+    let status = process.terminationStatus
+    var message = errorText.hasSuffix("\n") ? String(errorText.dropLast()) : errorText
+    // SwiftPM starts the diagnostic with `error: ` itself.
+    if message.hasPrefix("error: ") { message.removeFirst("error: ".count) }
+    // `swift package` ends with 1 whatever the plugin's status: name the check's.
+    if status != 0 {
+      let meaning = [1: "findings", 2: "usage error", 3: "the graph differs from --check's file"]
+      message += (message.isEmpty ? "" : "\n")
+        + "\(product) exited with status \(status) (\(meaning[Int(status)] ?? "failure"))"
     }
+    if !message.isEmpty {
+      if status == 0 { Diagnostics.warning(message) } else { Diagnostics.error(message) }
+    }
+    if status != 0 { exit(status) }
   }
 
   /// Removes `--product NAME` (or `--product=NAME`) from `arguments` and returns NAME.

@@ -173,14 +173,12 @@ extension DependencyCheck {
       graph: graph,
       findings: findings,
       ownValues: { node in
-        var contexts: [String] = []
-        if preview.graph.nodes.contains(node) && !preview.fellBack.contains(node) {
-          contexts.append("preview")
+        // A context has a value of its own where its trace reached the key, did not fall back
+        // to the default, and did not find it an unset input.
+        [("preview", preview), ("test", test)].compactMap { name, trace in
+          trace.graph.nodes.contains(node) && !trace.fellBack.contains(node)
+            && !trace.graph.missingInputs.contains(node) ? name : nil
         }
-        if test.graph.nodes.contains(node) && !test.fellBack.contains(node) {
-          contexts.append("test")
-        }
-        return contexts
       },
       runtime: runtime
     )
