@@ -61,7 +61,10 @@ let package = Package(
     // Runs the package's executables in a child process, for the two test targets that do.
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
     // The example app: its code in a library, its entry point and its graph check beside it.
-    .target(name: "TinyDependencyExample", dependencies: ["TinyDependency", "TinyDependencyGraph"]),
+    .target(
+      name: "TinyDependencyExample",
+      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
     .executableTarget(
       name: "TinyDependencyExampleMain",
       dependencies: ["TinyDependencyExample", "TinyDependencyValidation"]

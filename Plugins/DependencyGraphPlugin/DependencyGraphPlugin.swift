@@ -52,7 +52,10 @@ struct DependencyGraphPlugin: CommandPlugin {
     let errors = Pipe()
     process.standardError = errors
     try process.run()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errorText = String(
+      decoding: errors.fileHandleForReading.readDataToEndOfFile(),
+      as: UTF8.self
+    )
     process.waitUntilExit()
     let status = process.terminationStatus
     var message = errorText.hasSuffix("\n") ? String(errorText.dropLast()) : errorText
@@ -61,7 +64,8 @@ struct DependencyGraphPlugin: CommandPlugin {
     // `swift package` ends with 1 whatever the plugin's status: name the check's.
     if status != 0 {
       let meaning = [1: "findings", 2: "usage error", 3: "the graph differs from --check's file"]
-      message += (message.isEmpty ? "" : "\n")
+      message +=
+        (message.isEmpty ? "" : "\n")
         + "\(product) exited with status \(status) (\(meaning[Int(status)] ?? "failure"))"
     }
     if !message.isEmpty {

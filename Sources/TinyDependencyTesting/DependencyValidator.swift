@@ -180,7 +180,6 @@ public enum DependencyValidator {
   }
 }
 
-
 extension DependencyValidator {
   /// Every `DependencyKey` type in the process, found in the binaries' protocol conformance
   /// records, or nil where this platform's records can't be read.

@@ -120,7 +120,8 @@ extension DependencyCheck {
         path: [node.name],
         message: "did not finish resolving within \(Int(DependencyGraph.traceTimeout)) s: "
           + "a build blocks on something (a lock, a semaphore) that waits for it.",
-        fix: "Find the lock or semaphore the build waits on, and don't wait for a value being built."
+        fix:
+          "Find the lock or semaphore the build waits on, and don't wait for a value being built."
       )
     }
   }

@@ -62,7 +62,9 @@ struct GraphDocument {
     var lines = ["Values of their own (else defaultValue):"]
     for node in graph.nodes {
       let contexts = ownValues(node)
-      lines.append("  \(node.name): " + (contexts.isEmpty ? "none" : contexts.joined(separator: ", ")))
+      lines.append(
+        "  \(node.name): " + (contexts.isEmpty ? "none" : contexts.joined(separator: ", "))
+      )
     }
     if !runtimeOnlyEdges.isEmpty {
       lines.append("Edges seen only at run time:")
@@ -73,9 +75,12 @@ struct GraphDocument {
 
   var json: String {
     func string(_ text: String) -> String { JSONValue.quoted(text) }
-    func strings(_ texts: [String]) -> String { "[" + texts.map(string).joined(separator: ", ") + "]" }
+    func strings(_ texts: [String]) -> String {
+      "[" + texts.map(string).joined(separator: ", ") + "]"
+    }
     func list(_ name: String, _ items: [String], last: Bool = false) -> String {
-      let body = items.isEmpty ? "[]" : "[\n" + items.map { "    " + $0 }.joined(separator: ",\n") + "\n  ]"
+      let body =
+        items.isEmpty ? "[]" : "[\n" + items.map { "    " + $0 }.joined(separator: ",\n") + "\n  ]"
       return "  \(string(name)): \(body)" + (last ? "" : ",")
     }
     let nodes = graph.nodes.map { node in
@@ -101,7 +106,9 @@ struct GraphDocument {
       lines.append(list("findings", findings, last: true))
     } else {
       lines.append(list("findings", findings))
-      let runtime = runtimeOnlyEdges.map { "{\"from\": \(string($0.from)), \"to\": \(string($0.to))}" }
+      let runtime = runtimeOnlyEdges.map {
+        "{\"from\": \(string($0.from)), \"to\": \(string($0.to))}"
+      }
       lines.append(list("runtimeOnlyEdges", runtime, last: true))
     }
     lines.append("}")
@@ -170,7 +177,9 @@ struct GraphDocument {
       for case .object(let finding) in findings {
         guard case .string(let kind)? = finding["kind"], case .string(let key)? = finding["key"]
         else { continue }
-        parsed.findings.append("\(kind) | \(key) | " + strings(finding["path"]).joined(separator: " -> "))
+        parsed.findings.append(
+          "\(kind) | \(key) | " + strings(finding["path"]).joined(separator: " -> ")
+        )
       }
     }
     return parsed

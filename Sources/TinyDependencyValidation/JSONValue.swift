@@ -124,7 +124,10 @@ enum JSONValue: Equatable {
           case UInt8(ascii: "f"): scalars.append("\u{C}")
           case UInt8(ascii: "u"):
             guard index + 4 <= bytes.count,
-              let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+              let code = UInt32(
+                String(decoding: bytes[index..<index + 4], as: UTF8.self),
+                radix: 16
+              )
             else { return nil }
             index += 4
             scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")

@@ -54,7 +54,9 @@ struct DependencyCheckTests {
   @Test func aCycleExitsOneWithItsPath() {
     let outcome = DependencyCheck.run([], keys: [CycleAKey.self, CycleBKey.self])
     #expect(outcome.exitCode == 1)
-    #expect(outcome.errors.contains("cycle | CycleAKey | CycleAKey -> CycleBKey -> CycleAKey | fix: "))
+    #expect(
+      outcome.errors.contains("cycle | CycleAKey | CycleAKey -> CycleBKey -> CycleAKey | fix: ")
+    )
   }
 
   @Test func anUnsetInputExitsOne() {
@@ -208,10 +210,17 @@ struct DependencyCheckTests {
   @Test func checkNamesKeysAddedRemovedAndChanged() throws {
     let (directory, path) = try temporaryFile("dependency-graph.json")
     defer { try? FileManager.default.removeItem(at: directory) }
-    _ = DependencyCheck.run(["--format", "json", "--output", path], keys: [ClientKey.self, AnalyticsKey.self])
+    _ = DependencyCheck.run(
+      ["--format", "json", "--output", path],
+      keys: [ClientKey.self, AnalyticsKey.self]
+    )
     let checked = DependencyCheck.run(["--check", path], keys: [FeedKey.self])
     #expect(checked.exitCode == 3)
-    #expect(checked.output.contains("+ key FeedKey (value Array<String>; shared; own values: preview, test)"))
+    #expect(
+      checked.output.contains(
+        "+ key FeedKey (value Array<String>; shared; own values: preview, test)"
+      )
+    )
     #expect(checked.output.contains("- key AnalyticsKey (value String; shared; own values: )"))
     #expect(checked.output.contains("- finding missing testValue | AnalyticsKey | AnalyticsKey"))
   }
