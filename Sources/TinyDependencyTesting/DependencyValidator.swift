@@ -10,6 +10,9 @@ public typealias DependencyFinding = TinyDependencyValidation.DependencyFinding
 /// Checks that keys are ready for tests: each has a test value of its own, building the test
 /// values touches no live value, there are no cycles, and every input is set.
 ///
+/// The checks are ``/TinyDependencyValidation/DependencyCheck``'s, which runs them from the
+/// command line too; the validator records each finding as an issue at its caller.
+///
 /// ```swift
 /// @Test func everyKeyHasTestValues() {
 ///   DependencyValidator.check([LoggerKey.self, DatabaseKey.self])
