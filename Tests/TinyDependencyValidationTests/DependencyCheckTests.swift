@@ -170,6 +170,14 @@ struct DependencyCheckTests {
     #expect((parsed?["findings"] as? [Any])?.count == 2)
   }
 
+  @Test func privateKeysHaveTheSameNameInEveryRun() {
+    let json = DependencyCheck.run(["--format", "json"], keys: [HiddenKey.self]).output
+    #expect(
+      json.contains("{\"key\": \"HiddenKey\", \"valueType\": \"Int\", \"lifetime\": \"shared\"")
+    )
+    #expect(!json.contains("unknown context"))
+  }
+
   // MARK: - Files
 
   @Test func outputWritesTheFileAndCheckFindsItUpToDate() throws {
@@ -268,4 +276,9 @@ struct DependencyCheckTests {
       )
     )
   }
+}
+
+private enum HiddenKey: DependencyKey {
+  static let defaultValue = 1
+  static let testValue = 2
 }
