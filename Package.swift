@@ -13,25 +13,50 @@ let package = Package(
   products: [
     .library(name: "TinyDependency", targets: ["TinyDependency"]),
     .library(name: "TinyDependencyGraph", targets: ["TinyDependencyGraph"]),
+    .library(name: "TinyDependencyValidation", targets: ["TinyDependencyValidation"]),
     .library(name: "TinyDependencyTesting", targets: ["TinyDependencyTesting"]),
     .library(name: "TinyDependencyBuiltins", targets: ["TinyDependencyBuiltins"]),
     // `\.urlSession` alone: on Linux URLSession needs FoundationNetworking (about 16 MB), which
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
-    // The probe, the examples and the benchmark are executable targets, not products: `swift run`
-    // runs them here, and a package that depends on this one has no use for them.
+    // `swift package dependency-graph --product AppGraph`: builds and runs a graph check.
+    .plugin(name: "DependencyGraphPlugin", targets: ["DependencyGraphPlugin"]),
+    // The example app and its graph check: products so that the dependency-graph plugin can
+    // build them (`swift package dependency-graph --product TinyDependencyExampleGraph`).
+    .executable(name: "TinyDependencyExample", targets: ["TinyDependencyExampleMain"]),
+    .executable(name: "TinyDependencyExampleGraph", targets: ["TinyDependencyExampleGraph"]),
+    // The probe, the server example and the benchmark are executable targets, not products:
+    // `swift run` runs them here, and a package that depends on this one has no use for them.
   ],
   targets: [
     .target(name: "TinyDependency", exclude: ["README.md"]),
     .target(name: "TinyDependencyGraph", dependencies: ["TinyDependency"]),
     .target(
-      name: "TinyDependencyTesting",
+      name: "TinyDependencyValidation",
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
+    .target(
+      name: "TinyDependencyTesting",
+      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyValidation"]
     ),
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
+    .plugin(
+      name: "DependencyGraphPlugin",
+      capability: .command(
+        intent: .custom(
+          verb: "dependency-graph",
+          description: "Builds a graph check executable (DependencyCheck.main) and runs it: "
+            + "prints the dependency graph, or checks it against a committed JSON file"
+        ),
+        // No declared permission to write to the package: SwiftPM would then refuse every run,
+        // printing or checking too, without `--allow-writing-to-package-directory`. That flag
+        // still opens the package to `--output` under the macOS sandbox without a declaration.
+        permissions: []
+      )
+    ),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     // Runs the package's executables in a child process, for the test targets that do.
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
@@ -41,9 +66,20 @@ let package = Package(
       dependencies: ["TinyDependency"],
       path: "Tests/SplitKeyInterface"
     ),
-    .executableTarget(
+    // The example app: its code in a library, its entry point and its graph check beside it.
+    .target(
       name: "TinyDependencyExample",
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
+    ),
+    .executableTarget(
+      name: "TinyDependencyExampleMain",
+      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"]
+    ),
+    .executableTarget(
+      name: "TinyDependencyExampleGraph",
+      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"],
+      // The committed graph that CI checks with `--check`.
+      exclude: ["dependency-graph.json"]
     ),
     .executableTarget(
       name: "TinyDependencyServerExample",
@@ -60,7 +96,7 @@ let package = Package(
       name: "TinyDependencyTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "DependencyContextProbe", "TinyDependencyExample",
-        "TestSubprocess",
+        "TinyDependencyExampleMain", "TestSubprocess",
       ]
     ),
     .testTarget(
@@ -74,12 +110,22 @@ let package = Package(
       name: "TinyDependencyTestingTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting",
-        "TinyDependencyLifecycle", "TestSubprocess",
+        "TinyDependencyValidation", "TinyDependencyLifecycle", "TestSubprocess",
       ]
     ),
     .testTarget(
       name: "TinyDependencyBuiltinsTests",
-      dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
+        "TinyDependencyValidation",
+      ]
+    ),
+    .testTarget(
+      name: "TinyDependencyValidationTests",
+      dependencies: [
+        "TinyDependency", "TinyDependencyGraph", "TinyDependencyValidation",
+        "TinyDependencyExampleGraph", "TestSubprocess",
+      ]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
     // A file moved from swift-dependencies imports what these suites import, and nothing else.
@@ -95,15 +141,16 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
-        "TinyDependencyLifecycle", "TinyDependencyExample",
+        "TinyDependencyLifecycle", "TinyDependencyExample", "TinyDependencyValidation",
       ]
     ),
   ],
   swiftLanguageModes: [.v6]
 )
 
-// The compatibility suite is compiled as a user's target would be, without these flags.
-for target in package.targets where target.name != "CompatibilityTests" {
+// The compatibility suite is compiled as a user's target would be, without these flags; a plugin
+// target takes no settings.
+for target in package.targets where target.name != "CompatibilityTests" && target.type != .plugin {
   var settings = target.swiftSettings ?? []
   // Every existential is spelled `any`.
   settings.append(.enableUpcomingFeature("ExistentialAny"))

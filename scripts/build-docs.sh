@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the documentation of TinyDependency, TinyDependencyTesting, TinyDependencyBuiltins and
-# TinyDependencyLifecycle as a
+# Builds the documentation of TinyDependency, TinyDependencyGraph, TinyDependencyValidation,
+# TinyDependencyTesting, TinyDependencyBuiltins and TinyDependencyLifecycle as a
 # static website with only the toolchain (swift and docc, no plugin), and fails when a public
 # symbol of any of them has no abstract or when docc warns, which includes every broken link and unresolved symbol
 # reference.
@@ -9,6 +9,7 @@
 #
 # Output, under .build/docs/:
 #   TinyDependency.doccarchive/         the core's documentation, ready for static hosting
+#   TinyDependencyValidation.doccarchive/ the validation product's (the command-line check)
 #   TinyDependencyTesting.doccarchive/  the test-support product's
 #   TinyDependencyBuiltins.doccarchive/ the built-ins product's
 #   site/                               all three in one site, linked to each other
@@ -37,8 +38,8 @@ done
 mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 out=.build/docs
-modules=(TinyDependency TinyDependencyGraph TinyDependencyTesting TinyDependencyBuiltins
-  TinyDependencyLifecycle)
+modules=(TinyDependency TinyDependencyGraph TinyDependencyValidation TinyDependencyTesting
+  TinyDependencyBuiltins TinyDependencyLifecycle)
 graphs=$scratch/symbol-graphs
 work=$out/work
 
@@ -86,6 +87,7 @@ build_symbol_graphs() {
 build_symbol_graphs
 if [ ! -f "$graphs/TinyDependency.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyGraph.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencyValidation.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyTesting.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyBuiltins.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyLifecycle.symbols.json" ]; then
@@ -143,10 +145,19 @@ convert TinyDependencyGraph "$out/TinyDependencyGraph.doccarchive" \
   --diagnostics-output-path "$work/TinyDependencyGraph-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
+# The validation product links to the core and the graph; the test-support product to all three.
+step "docc: TinyDependencyValidation"
+convert TinyDependencyValidation "$out/TinyDependencyValidation.doccarchive" \
+  --dependency "$work/TinyDependency-links.doccarchive" \
+  --dependency "$out/TinyDependencyGraph.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencyValidation-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
 step "docc: TinyDependencyTesting"
 convert TinyDependencyTesting "$out/TinyDependencyTesting.doccarchive" \
   --dependency "$work/TinyDependency-links.doccarchive" \
   --dependency "$out/TinyDependencyGraph.doccarchive" \
+  --dependency "$out/TinyDependencyValidation.doccarchive" \
   --diagnostics-output-path "$work/TinyDependencyTesting-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
@@ -154,6 +165,7 @@ step "docc: TinyDependency"
 convert TinyDependency "$out/TinyDependency.doccarchive" \
   --dependency "$out/TinyDependencyTesting.doccarchive" \
   --dependency "$out/TinyDependencyGraph.doccarchive" \
+  --dependency "$out/TinyDependencyValidation.doccarchive" \
   --diagnostics-output-path "$work/TinyDependency-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
@@ -245,6 +257,7 @@ fi
 
 step "one site for every module"
 "$docc" merge "$out/TinyDependency.doccarchive" "$out/TinyDependencyGraph.doccarchive" \
+  "$out/TinyDependencyValidation.doccarchive" \
   "$out/TinyDependencyTesting.doccarchive" \
   "$out/TinyDependencyBuiltins.doccarchive" "$out/TinyDependencyLifecycle.doccarchive" \
   --output-path "$out/site" \

@@ -43,6 +43,12 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
       (key.type as? any WrapperKey.Type)?.wrappedKey is any MainActorDependencyKey.Type
     }
 
+    /// The name of the key's value type, the same in every run (as ``name`` is).
+    package var valueTypeName: String {
+      func value<Key: DependencyKey>(_: Key.Type) -> Any.Type { Key.Value.self }
+      return readableTypeName(value(key.type), qualified: false)
+    }
+
     /// Orders nodes by name.
     public static func < (lhs: Node, rhs: Node) -> Bool {
       lhs.name != rhs.name ? lhs.name < rhs.name : _typeName(lhs.key.type) < _typeName(rhs.key.type)

@@ -1,9 +1,17 @@
-import Testing
 public import TinyDependency
-public import TinyDependencyGraph
+public import TinyDependencyValidation
+
+/// The result of a validation: the findings and the graph (defined in TinyDependencyValidation).
+public typealias DependencyValidationReport = TinyDependencyValidation.DependencyValidationReport
+
+/// One problem validation found, naming its key (defined in TinyDependencyValidation).
+public typealias DependencyFinding = TinyDependencyValidation.DependencyFinding
 
 /// Checks that keys are ready for tests: each has a test value of its own, building the test
 /// values touches no live value, there are no cycles, and every input is set.
+///
+/// The checks are ``/TinyDependencyValidation/DependencyCheck``'s, which runs them from the
+/// command line too; the validator records each finding as an issue at its caller.
 ///
 /// ```swift
 /// @Test func everyKeyHasTestValues() {
@@ -53,21 +61,7 @@ public enum DependencyValidator {
     previews: Bool = false,
     configure: @escaping (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyValidationReport {
-    let traced = DependencyGraph.traceDetails(
-      keys,
-      context: .test,
-      stopsAtLiveFallbacks: true,
-      configure: configure
-    )
-    let preview =
-      previews
-      ? DependencyGraph.traceDetails(
-        keys,
-        context: .preview,
-        stopsAtLiveFallbacks: true,
-        configure: configure
-      ) : nil
-    return report(keys, traced: traced, preview: preview)
+    DependencyCheck.validate(keys, previews: previews, configure: configure)
   }
 
   /// Validates `keys`, and the main-actor keys `mainActorKeys` on the main actor, and returns
@@ -94,35 +88,11 @@ public enum DependencyValidator {
     previews: Bool = false,
     configure: @escaping @Sendable (inout DependencyValues) -> Void = { _ in }
   ) -> DependencyValidationReport {
-    let stored = mainActorKeys.map { $0.storageKey }
-    func trace(_ context: DependencyContext) -> DependencyGraph.TraceDetails {
-      DependencyGraph.traceDetails(
-        keys,
-        mainActorKeys: stored,
-        context: context,
-        stopsAtLiveFallbacks: true,
-        configure: configure
-      )
-    }
-    return report(keys + stored, traced: trace(.test), preview: previews ? trace(.preview) : nil)
-  }
-
-  /// The report of the traces of `keys` in the test context and, if traced, in the preview one.
-  private static func report(
-    _ keys: [any DependencyKey.Type],
-    traced: DependencyGraph.TraceDetails,
-    preview: DependencyGraph.TraceDetails?
-  ) -> DependencyValidationReport {
-    var findings =
-      missingTestValues(keys, traced: traced) + liveValuesInTests(keys, traced: traced)
-      + cycles(in: traced.graph) + unsetInputs(in: traced.graph) + stalledKeys(traced)
-    if let preview {
-      findings += missingPreviewValues(keys, preview: preview)
-    }
-    return DependencyValidationReport(
-      keyCount: keys.count,
-      findings: findings.sorted(),
-      graph: traced.graph
+    DependencyCheck.validate(
+      keys,
+      mainActorKeys: mainActorKeys,
+      previews: previews,
+      configure: configure
     )
   }
 
@@ -213,88 +183,33 @@ public enum DependencyValidator {
   }
 }
 
-/// The result of ``DependencyValidator/validate(_:previews:configure:)``.
-public struct DependencyValidationReport: Sendable, CustomStringConvertible {
-  /// How many keys were validated.
-  public let keyCount: Int
-  /// One finding per problem, sorted by key.
-  public let findings: [DependencyFinding]
-  /// The graph traced in the test context.
-  public let graph: DependencyGraph
-
-  /// Whether nothing was found.
-  public var isComplete: Bool { findings.isEmpty }
-
-  /// A table a developer can act on: one row per finding.
-  public var description: String {
-    let keys = keyCount == 1 ? "1 key" : "\(keyCount) keys"
-    guard !findings.isEmpty else {
-      return "Dependency validation: \(keys), no problems.\n"
-    }
-    let keyWidth = max(3, findings.map(\.key.count).max() ?? 0)
-    let kindWidth = findings.map(\.kind.description.count).max() ?? 0
-    var lines = [
-      "Dependency validation: \(keys), \(findings.count) "
-        + (findings.count == 1 ? "problem" : "problems"),
-      "key".padded(keyWidth) + "  " + "problem".padded(kindWidth) + "  detail",
-    ]
-    for finding in findings {
-      lines.append(
-        finding.key.padded(keyWidth) + "  " + finding.kind.description.padded(kindWidth) + "  "
-          + finding.message
-      )
-    }
-    return lines.joined(separator: "\n") + "\n"
-  }
-}
-
-/// One problem the validator found, naming its key.
-public struct DependencyFinding: Sendable, Hashable, Comparable, CustomStringConvertible {
-  /// What kind of problem it is.
-  public enum Kind: String, Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The key has no `testValue` of its own.
-    case missingTestValue = "missing testValue"
-    /// Building the key's test value reaches a live value.
-    case liveValueInTests = "live value in tests"
-    /// The key is part of a dependency cycle.
-    case cycle = "cycle"
-    /// The key is an input that nothing set.
-    case unsetInput = "unset input"
-    /// The key is an async key, which validation can't prepare.
-    case unpreparedAsyncKey = "unprepared async key"
-    /// The key has no `previewValue` of its own.
-    case missingPreviewValue = "missing previewValue"
-    /// Resolving the key did not finish.
-    case stalled = "stalled"
-
-    /// The kind's name, as the report shows it.
-    public var description: String { rawValue }
-
-    /// Orders kinds by name.
-    public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+extension DependencyValidator {
+  /// Every `DependencyKey` type in the process, found in the binaries' protocol conformance
+  /// records, or nil where this platform's records can't be read.
+  ///
+  /// Generic key types have no single type to return and are skipped:
+  /// ``skippedGenericKeys()`` names them. Keys are sorted by name. This is
+  /// ``/TinyDependencyValidation/DependencyCheck/discoveredKeys()``, which says more.
+  ///
+  /// - Returns: The key types, or nil where discovery is unsupported.
+  public static func discoveredKeys() -> [any DependencyKey.Type]? {
+    DependencyCheck.discoveredKeys()
   }
 
-  /// The key the finding is about.
-  public let key: String
-  /// What kind of problem it is.
-  public let kind: Kind
-  /// The keys involved, in order: a path to a live value, or a cycle.
-  public let path: [String]
-  /// What is wrong and how to fix it.
-  public let message: String
-
-  /// The finding as one line: `Key: message`.
-  public var description: String { "\(key): \(message)" }
-
-  /// Orders findings by key, then kind, then path.
-  public static func < (lhs: DependencyFinding, rhs: DependencyFinding) -> Bool {
-    (lhs.key, lhs.kind, lhs.path.joined(separator: ">"))
-      < (rhs.key, rhs.kind, rhs.path.joined(separator: ">"))
+  /// Every `MainActorDependencyKey` type in the process, by its own name, found like
+  /// ``discoveredKeys()``; validate them with
+  /// ``check(_:mainActorKeys:previews:configure:fileID:filePath:line:column:)``.
+  ///
+  /// - Returns: The key types, sorted by name, or nil where discovery is unsupported.
+  public static func discoveredMainActorKeys() -> [any MainActorDependencyKey.Type]? {
+    DependencyCheck.discoveredMainActorKeys()
   }
-}
 
-extension String {
-  fileprivate func padded(_ width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
+  /// The names of the generic `DependencyKey` and `MainActorDependencyKey` types that
+  /// ``discoveredKeys()`` and ``discoveredMainActorKeys()`` skipped.
+  ///
+  /// - Returns: Their names, sorted, or nil where discovery is unsupported.
+  public static func skippedGenericKeys() -> [String]? {
+    DependencyCheck.skippedGenericKeys()
   }
 }

@@ -10,6 +10,7 @@ struct DocCArticlesTests {
     "Sources/TinyDependency/TinyDependency.docc",
     "Sources/TinyDependencyGraph/TinyDependencyGraph.docc",
     "Sources/TinyDependencyTesting/TinyDependencyTesting.docc",
+    "Sources/TinyDependencyValidation/TinyDependencyValidation.docc",
     "Sources/TinyDependencyBuiltins/TinyDependencyBuiltins.docc",
     "Sources/TinyDependencyLifecycle/TinyDependencyLifecycle.docc",
   ]
@@ -23,6 +24,7 @@ struct DocCArticlesTests {
     "DocCExamples+Migrating.swift",
     "DocCExamples+SwiftDependencies.swift",
     "DocCExamples+TinyDependencyTesting.swift",
+    "DocCExamples+TinyDependencyValidation.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
     // Reference material that README.md showed before it became a front door.
     "ReadmeExamples.swift",

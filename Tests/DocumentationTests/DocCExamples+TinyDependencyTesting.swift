@@ -5,6 +5,7 @@
 import Testing
 import TinyDependency
 import TinyDependencyTesting
+import TinyDependencyValidation
 
 // MARK: - TinyDependencyTesting
 

@@ -4,6 +4,7 @@
 import Testing
 import TinyDependency
 import TinyDependencyTesting
+import TinyDependencyValidation
 
 @testable import TinyDependencyExample
 

@@ -2,7 +2,7 @@ import Testing
 import TinyDependency
 import TinyDependencyBuiltins
 
-@testable import TinyDependencyTesting
+@testable import TinyDependencyValidation
 
 /// Discovery on systems older than `Clock` (macOS 12, iOS 15): Linux always has clocks, so the
 /// tests pass the answer of `#available` in.

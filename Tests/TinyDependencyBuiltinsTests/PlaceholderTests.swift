@@ -3,6 +3,7 @@ import Testing
 import TinyDependency
 import TinyDependencyBuiltins
 import TinyDependencyTesting
+import TinyDependencyValidation
 
 /// Whether `issue` is the placeholder issue of the built-in `property`.
 func isPlaceholderIssue(_ issue: Issue, _ property: String) -> Bool {

@@ -3,6 +3,7 @@ import Testing
 import TinyDependency
 import TinyDependencyLifecycle
 import TinyDependencyTesting
+import TinyDependencyValidation
 
 @Suite("The testing product reports unprepared async keys and live fallbacks of async keys")
 struct AsyncKeyValidationTests {

@@ -2,6 +2,7 @@ import Testing
 import TinyDependency
 import TinyDependencyGraph
 import TinyDependencyTesting
+import TinyDependencyValidation
 
 @Suite("The dependency validator")
 struct DependencyValidatorTests {

@@ -4,6 +4,7 @@ import Testing
 import TinyDependency
 import TinyDependencyGraph
 import TinyDependencyTesting
+import TinyDependencyValidation
 
 @Suite("The validator discovers and checks main-actor keys under their own names")
 struct MainActorKeyValidationTests {

@@ -1,13 +1,20 @@
-import TinyDependency
-import TinyDependencyGraph
+public import TinyDependency
+public import TinyDependencyGraph
 
-/// Runs a to-do store with the dependencies of the detected context (live under `swift run`).
+/// The example app: a to-do store with the dependencies of the detected context (live under
+/// `swift run`), then the graph of what it built.
 ///
 ///     swift run TinyDependencyExample            # the demo, then the graph of what it built
 ///     swift run TinyDependencyExample --mermaid  # the same graph as a Mermaid flowchart
-@main
-struct TinyDependencyExample {
-  static func main() async {
+public enum ExampleApp {
+  /// Every key of the app, for its graph check (`TinyDependencyExampleGraph`).
+  public static let keys: [any DependencyKey.Type] = [
+    IDGeneratorKey.self, LoggerKey.self, TodoStoreKey.self, WallClockKey.self,
+  ]
+
+  /// Runs the demo and prints the graph of what it built; returns that graph.
+  @discardableResult
+  public static func run(arguments: [String]) async -> DependencyGraph {
     let values = DependencyValues.current
     print("TinyDependency example: a to-do store (context: \(values.context))")
     let store = values.todoStore
@@ -19,10 +26,11 @@ struct TinyDependencyExample {
       print(line)
     }
     print("")
-    if CommandLine.arguments.contains("--mermaid") {
+    if arguments.contains("--mermaid") {
       print(values.graph.mermaid, terminator: "")
     } else {
       print(values.graph.text, terminator: "")
     }
+    return values.graph
   }
 }

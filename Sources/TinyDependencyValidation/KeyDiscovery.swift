@@ -8,7 +8,7 @@ public import TinyDependency
   import Musl
 #endif
 
-extension DependencyValidator {
+extension DependencyCheck {
   /// Every `DependencyKey` type in the process, found in the binaries' protocol conformance
   /// records, or nil where this platform's records can't be read.
   ///
@@ -26,8 +26,7 @@ extension DependencyValidator {
   }
 
   /// Every `MainActorDependencyKey` type in the process, by its own name, found like
-  /// ``discoveredKeys()``; validate them with
-  /// ``check(_:mainActorKeys:previews:configure:fileID:filePath:line:column:)``.
+  /// ``discoveredKeys()``; validate them with ``validate(_:mainActorKeys:previews:configure:)``.
   ///
   /// Generic ones are skipped, and ``skippedGenericKeys()`` names them.
   ///

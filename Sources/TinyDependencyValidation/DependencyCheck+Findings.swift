@@ -1,8 +1,29 @@
 internal import TinyDependency
 internal import TinyDependencyGraph
 
-/// One function per kind of finding of ``DependencyValidator/validate(_:previews:configure:)``.
-extension DependencyValidator {
+/// What a check reads: the keys listed, their trace in the test context, and their trace in
+/// the preview context when previews are checked.
+struct CheckInput {
+  let keys: [any DependencyKey.Type]
+  let traced: DependencyGraph.TraceDetails
+  let preview: DependencyGraph.TraceDetails?
+}
+
+/// One function per kind of finding of ``DependencyCheck/validate(_:previews:configure:)``.
+extension DependencyCheck {
+  /// Every check that validation runs, in order. A new kind of check (captive dependencies and
+  /// scope hierarchy, once named scopes exist) is one more entry here, and one more
+  /// ``DependencyFinding/Kind``: the testing product's validator and the command-line check
+  /// both run this list.
+  static let checks: [@Sendable (CheckInput) -> [DependencyFinding]] = [
+    { missingTestValues($0.keys, traced: $0.traced) },
+    { liveValuesInTests($0.keys, traced: $0.traced) },
+    { cycles(in: $0.traced.graph) },
+    { unsetInputs(in: $0.traced.graph) },
+    { stalledKeys($0.traced) },
+    { input in input.preview.map { missingPreviewValues(input.keys, preview: $0) } ?? [] },
+  ]
+
   /// Listed keys that fell back to their live default in the test context.
   static func missingTestValues(
     _ keys: [any DependencyKey.Type],
@@ -11,13 +32,15 @@ extension DependencyValidator {
     let fellBack = Set(traced.fellBack)
     return keys.compactMap { traced.graph.node(for: $0) }.filter(fellBack.contains).map { node in
       let mainActor = node.isMainActorKey
+      let fix = "Declare `\(mainActor ? "@MainActor " : "")static var testValue` on \(node.name)."
       return DependencyFinding(
         key: node.name,
         kind: .missingTestValue,
         path: [node.name],
         message: "has no testValue of its own: tests get its live defaultValue"
           + (mainActor ? " (built by validation, on the main actor, where it cannot stop)" : "")
-          + ". Declare `\(mainActor ? "@MainActor " : "")static var testValue` on \(node.name)."
+          + ". " + fix,
+        fix: fix
       )
     }
   }
@@ -32,14 +55,15 @@ extension DependencyValidator {
       for target in traced.fellBack where target != start {
         guard let path = path(in: traced.graph, from: start, to: target) else { continue }
         let names = path.map(\.name)
+        let fix = "Declare a testValue on \(target.name), or override it for tests."
         findings.append(
           DependencyFinding(
             key: start.name,
             kind: .liveValueInTests,
             path: names,
             message: "building its test value reaches \(target.name), which has no testValue: "
-              + names.joined(separator: " -> ")
-              + ". Declare a testValue on \(target.name), or override it for tests."
+              + names.joined(separator: " -> ") + ". " + fix,
+            fix: fix
           )
         )
       }
@@ -51,12 +75,13 @@ extension DependencyValidator {
   static func cycles(in graph: DependencyGraph) -> [DependencyFinding] {
     graph.cycles.map { cycle in
       let names = (cycle + [cycle[0]]).map(\.name)
+      let fix = "Read one of these lazily, or move what both need into a key of its own."
       return DependencyFinding(
         key: cycle[0].name,
         kind: .cycle,
         path: names,
-        message: "is part of a dependency cycle: " + names.joined(separator: " -> ")
-          + ". Read one of these lazily, or move what both need into a key of its own."
+        message: "is part of a dependency cycle: " + names.joined(separator: " -> ") + ". " + fix,
+        fix: fix
       )
     }
   }
@@ -70,7 +95,9 @@ extension DependencyValidator {
           kind: .unpreparedAsyncKey,
           path: [input.name],
           message: "is an async key, which validation reads without preparing: set its test "
-            + "value in `configure`, and prepare it in tests with `prepare([\(input.name).self])`."
+            + "value in `configure`, and prepare it in tests with `prepare([\(input.name).self])`.",
+          fix: "Set its test value in `configure`, and prepare it in tests with "
+            + "`prepare([\(input.name).self])`."
         )
       }
       return DependencyFinding(
@@ -78,7 +105,8 @@ extension DependencyValidator {
         kind: .unsetInput,
         path: [input.name],
         message: "is an input that nothing set: set it in `configure`, or declare a "
-          + "testValue on \(input.name)."
+          + "testValue on \(input.name).",
+        fix: "Set it in `configure`, or declare a testValue on \(input.name)."
       )
     }
   }
@@ -91,7 +119,9 @@ extension DependencyValidator {
         kind: .stalled,
         path: [node.name],
         message: "did not finish resolving within \(Int(DependencyGraph.traceTimeout)) s: "
-          + "a build blocks on something (a lock, a semaphore) that waits for it."
+          + "a build blocks on something (a lock, a semaphore) that waits for it.",
+        fix:
+          "Find the lock or semaphore the build waits on, and don't wait for a value being built."
       )
     }
   }
@@ -110,7 +140,8 @@ extension DependencyValidator {
         key: name,
         kind: .missingPreviewValue,
         path: [name],
-        message: "has no previewValue of its own: previews get its live defaultValue."
+        message: "has no previewValue of its own: previews get its live defaultValue.",
+        fix: "Declare `static var previewValue` on \(name)."
       )
     }
   }

@@ -1,0 +1,58 @@
+import Foundation
+import TestSubprocess
+import Testing
+
+/// The example's graph check, `TinyDependencyExampleGraph`, run as a process: what the
+/// dependency-graph plugin runs.
+@Suite("The example's graph check runs as a process and exits with the check's status")
+struct DependencyCheckExecutableTests {
+  /// The package's root directory.
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  static let committedGraph = root.appendingPathComponent(
+    "Sources/TinyDependencyExampleGraph/dependency-graph.json"
+  )
+
+  func check(_ arguments: [String]) throws -> SubprocessResult {
+    try run(builtProduct("TinyDependencyExampleGraph"), arguments: arguments)
+  }
+
+  @Test func printsTheGraphAndExitsZero() throws {
+    let result = try check([])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.hasPrefix("Dependency graph, test context: 4 keys, 3 edges\n"))
+    #expect(result.standardOutput.contains("TodoStoreKey (shared)\n  -> IDGeneratorKey\n"))
+  }
+
+  @Test func theCommittedGraphIsUpToDate() throws {
+    let result = try check(["--check", Self.committedGraph.path])
+    #expect(result.status == 0, "\(result.standardOutput)")
+    #expect(result.standardOutput.hasSuffix("matches the traced graph: 4 keys, 3 edges\n"))
+  }
+
+  @Test func aUsageErrorExitsTwo() throws {
+    let result = try check(["--format", "svg"])
+    #expect(result.status == 2)
+    #expect(result.standardError.hasPrefix("error: unknown format 'svg'"))
+  }
+
+  @Test func aGraphThatMovedExitsThreeWithTheEdgeDiff() throws {
+    let committed = try String(contentsOf: Self.committedGraph, encoding: .utf8)
+    let moved = committed.replacingOccurrences(
+      of: "{\"from\": \"TodoStoreKey\", \"to\": \"LoggerKey\"}",
+      with: "{\"from\": \"LoggerKey\", \"to\": \"WallClockKey\"}"
+    )
+    try #require(moved != committed)
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("moved-graph-\(UUID().uuidString).json")
+    try moved.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+
+    let result = try check(["--check", file.path])
+    #expect(result.status == 3)
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.contains("+ edge TodoStoreKey -> LoggerKey"))
+    #expect(lines.contains("- edge LoggerKey -> WallClockKey"))
+  }
+}
