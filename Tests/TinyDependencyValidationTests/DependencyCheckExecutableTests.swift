@@ -14,30 +14,30 @@ struct DependencyCheckExecutableTests {
     "Sources/TinyDependencyExampleGraph/dependency-graph.json"
   )
 
-  func check(_ arguments: [String]) throws -> SubprocessResult {
-    try run(builtProduct("TinyDependencyExampleGraph"), arguments: arguments)
+  func check(_ arguments: [String]) async throws -> SubprocessResult {
+    try await run(builtProduct("TinyDependencyExampleGraph"), arguments: arguments)
   }
 
-  @Test func printsTheGraphAndExitsZero() throws {
-    let result = try check([])
+  @Test func printsTheGraphAndExitsZero() async throws {
+    let result = try await check([])
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.hasPrefix("Dependency graph, test context: 4 keys, 3 edges\n"))
     #expect(result.standardOutput.contains("TodoStoreKey (shared)\n  -> IDGeneratorKey\n"))
   }
 
-  @Test func theCommittedGraphIsUpToDate() throws {
-    let result = try check(["--check", Self.committedGraph.path])
+  @Test func theCommittedGraphIsUpToDate() async throws {
+    let result = try await check(["--check", Self.committedGraph.path])
     #expect(result.status == 0, "\(result.standardOutput)")
     #expect(result.standardOutput.hasSuffix("matches the traced graph: 4 keys, 3 edges\n"))
   }
 
-  @Test func aUsageErrorExitsTwo() throws {
-    let result = try check(["--format", "svg"])
+  @Test func aUsageErrorExitsTwo() async throws {
+    let result = try await check(["--format", "svg"])
     #expect(result.status == 2)
     #expect(result.standardError.hasPrefix("error: unknown format 'svg'"))
   }
 
-  @Test func aGraphThatMovedExitsThreeWithTheEdgeDiff() throws {
+  @Test func aGraphThatMovedExitsThreeWithTheEdgeDiff() async throws {
     let committed = try String(contentsOf: Self.committedGraph, encoding: .utf8)
     let moved = committed.replacingOccurrences(
       of: "{\"from\": \"TodoStoreKey\", \"to\": \"LoggerKey\"}",
@@ -49,7 +49,7 @@ struct DependencyCheckExecutableTests {
     try moved.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
 
-    let result = try check(["--check", file.path])
+    let result = try await check(["--check", file.path])
     #expect(result.status == 3)
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.contains("+ edge TodoStoreKey -> LoggerKey"))

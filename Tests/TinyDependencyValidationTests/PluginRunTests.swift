@@ -15,10 +15,10 @@ struct PluginRunTests {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// Runs the plugin on the fixture, with a scratch directory of its own.
-  func plugin(_ arguments: [String]) throws -> SubprocessResult {
+  func plugin(_ arguments: [String]) async throws -> SubprocessResult {
     let fixture = Self.root.appendingPathComponent("Tests/Fixtures/BrokenGraph").path
     let scratch = Self.root.appendingPathComponent(".build/fixtures/BrokenGraph").path
-    return try run(
+    return try await run(
       URL(fileURLWithPath: "/usr/bin/env"),
       arguments: [
         "swift", "package", "--package-path", fixture, "--scratch-path", scratch,
@@ -27,8 +27,8 @@ struct PluginRunTests {
     )
   }
 
-  @Test func aBrokenGraphFailsWithEachFindingOnALine() throws {
-    let result = try plugin([])
+  @Test func aBrokenGraphFailsWithEachFindingOnALine() async throws {
+    let result = try await plugin([])
     #expect(result.status != 0)
     let lines = result.standardError.split(separator: "\n").map(String.init)
     #expect(lines.contains("error: 3 problems found:"))
@@ -51,14 +51,14 @@ struct PluginRunTests {
     #expect(result.standardOutput.contains("Unset inputs: ServerURLKey\n"))
   }
 
-  @Test func theFormatsAndUsageErrorsPassThrough() throws {
-    let json = try plugin(["--format", "json"])
+  @Test func theFormatsAndUsageErrorsPassThrough() async throws {
+    let json = try await plugin(["--format", "json"])
     // Findings go to standard error: the JSON on standard output parses.
     #expect(json.standardOutput.hasPrefix("{\n  \"schemaVersion\": 1,\n"))
     #expect(json.standardOutput.hasSuffix("}\n"))
     #expect(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) is [String: Any])
     #expect(json.standardOutput.contains("{\"from\": \"SessionKey\", \"to\": \"AccountKey\"}"))
-    let usage = try plugin(["--context", "staging"])
+    let usage = try await plugin(["--context", "staging"])
     #expect(usage.status != 0)
     #expect(usage.standardError.contains("BrokenGraphCheck exited with status 2 (usage error)"))
     #expect(usage.standardError.contains("error: unknown context 'staging'"))
