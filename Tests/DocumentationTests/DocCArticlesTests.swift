@@ -24,6 +24,7 @@ struct DocCArticlesTests {
     "DocCExamples+SwiftDependencies.swift",
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
+    "GuideExamples+Factories.swift",
     // Reference material that README.md showed before it became a front door.
     "ReadmeExamples.swift",
   ]

@@ -298,8 +298,10 @@ struct DependencyFactoryTests {
 
   // MARK: - Memory
 
-  @Test(.tags(.stress)) func aMillionDistinctArgumentsInRequestScopesStayBounded() {
-    let requests = 1_000_000
+  /// A hundred thousand here, in a debug build; the benchmark's `memory.factory.requestScopes`
+  /// runs a million in a release build.
+  @Test(.tags(.stress)) func distinctArgumentsInRequestScopesStayBounded() {
+    let requests = 100_000
     let growth = residentGrowth(iterations: requests) { index in
       withDependencies {
         $0.greeting = "request"
@@ -308,6 +310,6 @@ struct DependencyFactoryTests {
       }
     }
     print("factory.cached: \(requests) requests, growth \(growth / 1024) KiB")
-    #expect(growth < 32 * 1024 * 1024)
+    #expect(growth < 8 * 1024 * 1024)
   }
 }

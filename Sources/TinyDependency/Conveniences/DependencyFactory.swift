@@ -63,11 +63,10 @@ public struct DependencyFactory<Arguments, Value>: Sendable {
   ///   this container keeps for `arguments`).
   public func callAsFunction(_ arguments: Arguments) -> Value {
     if untested { reportUntestedCall(arguments) }
-    guard let key else { return body(arguments) }
     // A product made inside a build is part of it: it runs as a build of the factory's key, so
     // its reads are the key's edges, and the caller's inputs.
+    guard let key, BuildFrame.isRunningOnThisThread else { return body(arguments) }
     let values = DependencyValues.current
-    guard values.frame != nil else { return body(arguments) }
     return BuildFrame.product(of: key.type, in: values).run(in: values) { body(arguments) }.0
   }
 
@@ -203,15 +202,22 @@ private final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable
 
 /// The tables of the cached factories called in one container, by factory.
 private final class FactoryTables: Sendable {
-  private let tables = Locked<[ObjectIdentifier: any AnyObject & Sendable]>([:])
+  private let tables = Locked<[ObjectIdentifier: AnyObject]>([:])
+
+  // The table under a cache's identity is that cache's (`FactoryTable` keeps its cache alive),
+  // so its type is known: cast without a check.
 
   func existing<A, V>(_ cache: FactoryCache<A, V>) -> FactoryTable<A, V>? {
-    tables.withLock { $0[ObjectIdentifier(cache)] } as? FactoryTable<A, V>
+    tables.withLock { $0[ObjectIdentifier(cache)] }.map {
+      unsafeDowncast($0, to: FactoryTable<A, V>.self)
+    }
   }
 
   func table<A, V>(_ cache: FactoryCache<A, V>) -> FactoryTable<A, V> {
     tables.withLock { tables in
-      if let existing = tables[ObjectIdentifier(cache)] as? FactoryTable<A, V> { return existing }
+      if let existing = tables[ObjectIdentifier(cache)] {
+        return unsafeDowncast(existing, to: FactoryTable<A, V>.self)
+      }
       let made = FactoryTable(cache)
       tables[ObjectIdentifier(cache)] = made
       return made

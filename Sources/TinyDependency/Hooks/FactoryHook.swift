@@ -35,6 +35,10 @@ extension BuildFrame {
     }
   }
 
+  /// Whether this thread runs a build now: a product made here is part of it. A thread-local
+  /// read, with no retain: the check a plain factory's call makes.
+  package static var isRunningOnThisThread: Bool { ThreadBuilds.current.innermost != nil }
+
   /// Whether the key's value for this build's context is, so far, the fallback to its default.
   package var fellBackToDefault: Bool { hasFallenBack }
 }
