@@ -220,8 +220,16 @@ struct DependencyFactoryTests {
     } operation: {
       @Dependency(\.greeterFor) var greeterFor
       let outer = greeterFor(1)
-      let unchanged = withDependencies { $0.leaf = "other leaf" } operation: { greeterFor(1) }
-      let changed = withDependencies { $0.greeting = "hi" } operation: { greeterFor(1) }
+      let unchanged = withDependencies {
+        $0.leaf = "other leaf"
+      } operation: {
+        greeterFor(1)
+      }
+      let changed = withDependencies {
+        $0.greeting = "hi"
+      } operation: {
+        greeterFor(1)
+      }
       #expect(unchanged === outer)
       #expect(changed !== outer)
       #expect(changed.greeting == "hi")
@@ -254,10 +262,18 @@ struct DependencyFactoryTests {
       @Dependency(GreeterOwnerKey.self) var owner
       let outer = owner
       #expect(outer.id == 7)
-      let changed = withDependencies { $0.greeting = "hi" } operation: { owner }
+      let changed = withDependencies {
+        $0.greeting = "hi"
+      } operation: {
+        owner
+      }
       #expect(changed !== outer)
       #expect(changed.greeting == "hi")
-      let unchanged = withDependencies { $0.leaf = "other" } operation: { owner }
+      let unchanged = withDependencies {
+        $0.leaf = "other"
+      } operation: {
+        owner
+      }
       #expect(unchanged === outer)
     }
   }

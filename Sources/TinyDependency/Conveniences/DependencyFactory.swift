@@ -106,8 +106,10 @@ extension DependencyFactory where Arguments: Hashable & Sendable, Value: Sendabl
   /// synchronous call can only wait synchronously). A scope inside the container reuses its
   /// products unless it overrides a key a product read, as for shared values; a product made in
   /// a scope stays there and is released with it, so a scope per request keeps no argument of
-  /// its own beyond the request. Calling the factory with an argument while making that same
-  /// argument's product stops with the cycle.
+  /// its own beyond the request. A product is made as a shared value is built: a `@Dependency`
+  /// it keeps reads through the scope it was made in while that scope lives. Calling the factory
+  /// with an argument while making that same argument's product on the same thread stops with
+  /// the cycle.
   ///
   /// - Parameter make: Makes the product for an argument, in the scope of the first call.
   /// - Returns: The factory.
