@@ -28,6 +28,22 @@ final class TenantClient: Sendable {
   }
 }
 
+/// A factory with a sample argument whose products read a key without a test value.
+enum SampledFactoryKey: DependencyKey {
+  static var defaultValue: DependencyFactory<Int, String> {
+    .init(sample: 1) { id in "\(DependencyValues.current.liveOnly) \(id)" }
+  }
+  static var testValue: DependencyFactory<Int, String> { defaultValue }
+}
+
+/// A factory with a sample argument whose products read a key with a test value.
+enum SampledGreetingFactoryKey: DependencyKey {
+  static var defaultValue: DependencyFactory<Int, String> {
+    .init(sample: 1) { id in "\(DependencyValues.current.greeting) \(id)" }
+  }
+  static var testValue: DependencyFactory<Int, String> { defaultValue }
+}
+
 extension DependencyValues {
   var makeLiveDetail: DependencyFactory<Int, String> {
     get { self[LiveDetailFactoryKey.self] }
@@ -86,6 +102,17 @@ struct DependencyFactoryTestValueTests {
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("LiveDetailFactoryKey has no testValue") }
     }
+  }
+
+  @Test func theValidatorTracesAFactoryWithItsSampleArgument() throws {
+    let report = DependencyValidator.validate([SampledFactoryKey.self])
+    let finding = try #require(report.findings.first { $0.kind == .liveValueInTests })
+    #expect(finding.path == ["SampledFactoryKey", "LiveOnlyKey"])
+    let clean = DependencyValidator.validate([SampledGreetingFactoryKey.self])
+    #expect(clean.isComplete, "\(clean)")
+    #expect(
+      clean.graph.edges.map(\.description).contains("SampledGreetingFactoryKey -> GreetingKey")
+    )
   }
 
   // MARK: - Parallel tests

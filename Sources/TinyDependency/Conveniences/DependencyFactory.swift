@@ -51,6 +51,36 @@ public struct DependencyFactory<Arguments, Value>: Sendable {
     (self.key, self.untested) = Self.origin()
   }
 
+  /// Creates a factory that makes a product at every call, and that a graph trace or the
+  /// validator calls once with `sample`, so that what its products read is checked before run
+  /// time.
+  ///
+  /// ```swift
+  /// static var testValue: DependencyFactory<Int, DetailModel> {
+  ///   .init(sample: 1) { id in DetailModel(id: id) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - sample: An argument to trace the factory with; not used outside traces.
+  ///   - make: Makes the product for the arguments, in the caller's scope.
+  public init(sample: Arguments, _ make: @escaping @Sendable (Arguments) -> Value) {
+    self.init(make)
+    Self.trace(make, with: sample, of: key)
+  }
+
+  /// While a graph is traced, makes a product with `sample` as a build of the factory's key,
+  /// so that the trace records what it reads, stopping at cycles and live fallbacks.
+  private static func trace(
+    _ make: @Sendable (Arguments) -> Value,
+    with sample: Arguments,
+    of key: KeyType?
+  ) {
+    let values = DependencyValues.current
+    guard let key, let frame = values.frame, frame.isTraced else { return }
+    _ = BuildFrame.product(of: key.type, in: values).run(in: values) { make(sample) }
+  }
+
   private init(body: @escaping @Sendable (Arguments) -> Value, origin: (KeyType?, Bool)) {
     self.body = body
     (self.key, self.untested) = origin

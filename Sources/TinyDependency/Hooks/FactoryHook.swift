@@ -39,6 +39,9 @@ extension BuildFrame {
   /// read, with no retain: the check a plain factory's call makes.
   package static var isRunningOnThisThread: Bool { ThreadBuilds.current.innermost != nil }
 
+  /// Whether a graph trace or a validation watches this build.
+  package var isTraced: Bool { recorder != nil }
+
   /// Whether the key's value for this build's context is, so far, the fallback to its default.
   package var fellBackToDefault: Bool { hasFallenBack }
 }
