@@ -31,11 +31,15 @@
 ///   the factory's key in the graph.
 public struct DependencyFactory<Arguments, Value>: Sendable {
   /// Makes a product: the closure given, or the cache in front of it.
-  private let body: @Sendable (Arguments) -> Value
+  // `@usableFromInline`: a call is inlined into the caller, specialized for its types, and
+  // takes the slow path only inside a build or for a missing test value.
+  @usableFromInline let body: @Sendable (Arguments) -> Value
   /// The key whose build made this factory, if one did.
   private let key: KeyType?
   /// Set when the factory is its key's default used as the fallback for a missing test value.
-  private let untested: Bool
+  @usableFromInline let untested: Bool
+  /// Whether a key's build made this factory: its products made inside builds are recorded.
+  @usableFromInline let hasKey: Bool
 
   /// Creates a factory that makes a product at every call.
   ///
@@ -49,6 +53,7 @@ public struct DependencyFactory<Arguments, Value>: Sendable {
   public init(_ make: @escaping @Sendable (Arguments) -> Value) {
     self.body = make
     (self.key, self.untested) = Self.origin()
+    self.hasKey = key != nil
   }
 
   /// Creates a factory that makes a product at every call, and that a graph trace or the
@@ -84,6 +89,7 @@ public struct DependencyFactory<Arguments, Value>: Sendable {
   private init(body: @escaping @Sendable (Arguments) -> Value, origin: (KeyType?, Bool)) {
     self.body = body
     (self.key, self.untested) = origin
+    self.hasKey = key != nil
   }
 
   /// Makes the product for `arguments`.
@@ -91,10 +97,18 @@ public struct DependencyFactory<Arguments, Value>: Sendable {
   /// - Parameter arguments: The arguments, a tuple for several.
   /// - Returns: The product, made now in the caller's scope (or, for a cached factory, the one
   ///   this container keeps for `arguments`).
+  @inlinable
   public func callAsFunction(_ arguments: Arguments) -> Value {
+    guard untested || (hasKey && factoryCallIsInBuild()) else { return body(arguments) }
+    return recordedCall(arguments)
+  }
+
+  /// A call that reports a missing test value, or that runs inside a build: the product is
+  /// then made as a build of the factory's key, so its reads are the key's edges, and the
+  /// caller's inputs.
+  @usableFromInline
+  func recordedCall(_ arguments: Arguments) -> Value {
     if untested { reportUntestedCall(arguments) }
-    // A product made inside a build is part of it: it runs as a build of the factory's key, so
-    // its reads are the key's edges, and the caller's inputs.
     guard let key, BuildFrame.isRunningOnThisThread else { return body(arguments) }
     let values = DependencyValues.current
     return BuildFrame.product(of: key.type, in: values).run(in: values) { body(arguments) }.0
@@ -157,6 +171,7 @@ extension DependencyFactory {
   /// Makes the product of a factory without arguments.
   ///
   /// - Returns: The product.
+  @inlinable
   public func callAsFunction() -> Value where Arguments == Void {
     self(())
   }
@@ -164,6 +179,7 @@ extension DependencyFactory {
   /// Makes the product for two arguments.
   ///
   /// - Returns: The product.
+  @inlinable
   public func callAsFunction<A, B>(_ a: A, _ b: B) -> Value where Arguments == (A, B) {
     self((a, b))
   }
@@ -171,6 +187,7 @@ extension DependencyFactory {
   /// Makes the product for three arguments.
   ///
   /// - Returns: The product.
+  @inlinable
   public func callAsFunction<A, B, C>(_ a: A, _ b: B, _ c: C) -> Value
   where Arguments == (A, B, C) {
     self((a, b, c))
@@ -179,6 +196,7 @@ extension DependencyFactory {
   /// Makes the product for four arguments.
   ///
   /// - Returns: The product.
+  @inlinable
   public func callAsFunction<A, B, C, D>(_ a: A, _ b: B, _ c: C, _ d: D) -> Value
   where Arguments == (A, B, C, D) {
     self((a, b, c, d))
@@ -187,11 +205,16 @@ extension DependencyFactory {
   /// Makes the product for five arguments.
   ///
   /// - Returns: The product.
+  @inlinable
   public func callAsFunction<A, B, C, D, E>(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) -> Value
   where Arguments == (A, B, C, D, E) {
     self((a, b, c, d, e))
   }
 }
+
+/// Whether this thread runs a build now, for an inlined factory call.
+@usableFromInline
+func factoryCallIsInBuild() -> Bool { BuildFrame.isRunningOnThisThread }
 
 /// The key a cached factory made outside any key's build records its products' reads under.
 enum DependencyFactoryProduct<Arguments, Value>: DependencyKey {
