@@ -39,6 +39,16 @@ func measureMemory(_ report: Report) {
     }
     consume(withDependencies(alternating) { DependencyValues.current[ReusedServiceKey.self] })
   }
+
+  // A cached factory called with a distinct argument in each request scope: the products go
+  // with their scopes.
+  withDependencies(worker) {
+    memoryCase(report, "memory.factory.requestScopes", count: rounds) { index in
+      var request = server
+      request.benchValue = index
+      withDependencies(request) { consume(DependencyValues.current.cachedProduct(index)) }
+    }
+  }
 }
 
 /// A value that reads nothing, built once and shared by every round's scope.

@@ -8,7 +8,12 @@ extension DependencyValues {
   public var graph: DependencyGraph {
     DependencyGraph(
       context: context,
-      builds: builtKeysWithTheirReads
+      // A factory's products read more than its own build did: what they read, once one was
+      // made, are the factory key's edges too.
+      builds: builtKeysWithTheirReads.map { built in
+        let made = FactoryReads.reads(of: built.key).filter { !built.reads.contains($0) }
+        return (built.key, built.reads + made)
+      }
     )
   }
 }

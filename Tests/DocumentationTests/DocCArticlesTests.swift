@@ -26,6 +26,7 @@ struct DocCArticlesTests {
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyValidation.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
+    "GuideExamples+Factories.swift",
     // Reference material that README.md showed before it became a front door.
     "ReadmeExamples.swift",
   ]

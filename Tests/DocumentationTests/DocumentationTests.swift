@@ -89,6 +89,7 @@ struct DocumentationTests {
     "GuideExamples+Lifecycle.swift",
     mainActorApp,
     "GuideExamples+Builtins.swift",
+    "GuideExamples+Factories.swift",
   ]
 
   @Test(arguments: [

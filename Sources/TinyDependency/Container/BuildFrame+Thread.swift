@@ -4,10 +4,6 @@ extension BuildFrame {
   /// The innermost build running on the calling thread, through any container.
   static var innermostOnThisThread: BuildFrame? { ThreadBuilds.current.innermost }
 
-  /// The build the calling code runs in: the synchronous build innermost on this thread, else
-  /// the asynchronous build (a lifecycle's builder) bound to this task, which may hop threads.
-  static var running: BuildFrame? { innermostOnThisThread ?? DependencyValues.bound?.frame }
-
   /// Runs `body` as the innermost build of `thread`, the calling thread's record. The record
   /// holds the frame unretained: `self` is alive for the whole call.
   func runAsInnermost<R>(on thread: ThreadBuilds, _ body: () -> R) -> R {

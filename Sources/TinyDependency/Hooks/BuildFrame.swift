@@ -164,6 +164,9 @@ package final class BuildFrame: @unchecked Sendable {
 
   var isActive: Bool { withState { !$0.isFinished } }
 
+  /// Whether the key's value so far is the protocol's fallback to its default.
+  var hasFallenBack: Bool { withState { $0.fellBack } }
+
   /// Whether this is the first long wait for this build: only that one warns.
   func claimWaitWarning() -> Bool {
     withState { state in

@@ -71,6 +71,8 @@ extension DependencyStorage {
 final class LifecycleValues {
   /// The object TinyDependencyLifecycle keeps beside the storage (`attachment(_:)`).
   var attachment: (any AnyObject & Sendable)?
+  /// The caches of `DependencyFactory.cached` products made in this storage (`sideTable(_:)`).
+  var sideTable: (any AnyObject & Sendable)?
   /// The boxes of the values the user handed in as built ones (`prepareDependencies`), by
   /// identity: the user's, never shut down.
   var handedIn: Set<ObjectIdentifier> = []

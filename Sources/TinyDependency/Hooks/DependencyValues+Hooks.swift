@@ -50,3 +50,9 @@ extension MainActorDependencyKey {
   /// The key this one's values are stored under, for the validator of TinyDependencyTesting.
   package static var storageKey: any DependencyKey.Type { MainActorKey<Self>.self }
 }
+
+extension BuildFrame {
+  /// The build the calling code runs in: the synchronous build innermost on this thread, else
+  /// the asynchronous build (a lifecycle's builder) bound to this task, which may hop threads.
+  static var running: BuildFrame? { innermostOnThisThread ?? DependencyValues.bound?.frame }
+}
