@@ -3,11 +3,12 @@ import PackageDescription
 
 let package = Package(
   name: "TinyDependency",
+  // Where task-locals and the concurrency runtime begin; what needs more says `@available`.
   platforms: [
-    .iOS(.v15),
-    .macOS(.v12),
-    .tvOS(.v15),
-    .watchOS(.v8),
+    .iOS(.v13),
+    .macOS(.v10_15),
+    .tvOS(.v13),
+    .watchOS(.v6),
     .visionOS(.v1),
   ],
   products: [
@@ -19,6 +20,13 @@ let package = Package(
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
+    // `LockIsolated`, `ActorIsolated`, `UncheckedSendable`, for code that does not import
+    // ConcurrencyExtras: a module of their own, so a file that imports both is not ambiguous.
+    .library(name: "TinyDependencyConcurrency", targets: ["TinyDependencyConcurrency"]),
+    // swift-dependencies' face (`DependencyKey.liveValue`). Not named `Dependencies`: SwiftPM
+    // rejects a graph where two packages declare targets of the same name.
+    .library(name: "TinyDependencyFace", targets: ["TinyDependencyFace"]),
+    .library(name: "TinyDependencyFaceTestSupport", targets: ["TinyDependencyFaceTestSupport"]),
     // The probe, the examples and the benchmark are executable targets, not products: `swift run`
     // runs them here, and a package that depends on this one has no use for them.
   ],
@@ -32,6 +40,12 @@ let package = Package(
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyConcurrency", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyFace", dependencies: ["TinyDependency"]),
+    .target(
+      name: "TinyDependencyFaceTestSupport",
+      dependencies: ["TinyDependencyFace", "TinyDependencyTesting"]
+    ),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     // Runs the package's executables in a child process, for the two test targets that do.
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
@@ -76,12 +90,14 @@ let package = Package(
       dependencies: ["TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting"]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
+    // Keys spelled with `liveValue`, through the face, as a swift-dependencies user writes them.
+    .testTarget(name: "FaceTests", dependencies: ["TinyDependencyFaceTestSupport"]),
     // A file moved from swift-dependencies imports what these suites import, and nothing else.
     .testTarget(
       name: "MigrationTests",
       dependencies: [
-        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
-        "TinyDependencyURLSession",
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyConcurrency",
+        "TinyDependencyTesting", "TinyDependencyURLSession",
       ],
       exclude: ["AUDIT.md"]
     ),
@@ -89,7 +105,7 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
-        "TinyDependencyLifecycle", "TinyDependencyExample",
+        "TinyDependencyConcurrency", "TinyDependencyLifecycle", "TinyDependencyExample",
       ]
     ),
   ],

@@ -6,6 +6,7 @@
 import Testing
 import TinyDependency
 import TinyDependencyBuiltins
+import TinyDependencyConcurrency
 import TinyDependencyTesting
 
 func environmentName() -> String {

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyConcurrency
 
 @Suite("LockIsolated, ActorIsolated and UncheckedSendable keep swift-dependencies' spelling")
 struct ConcurrencyHelperTests {

@@ -2,7 +2,8 @@
 ///
 /// Use it in test doubles of your own: under Swift Testing it is an issue of the running test,
 /// under XCTest a failure of the running test method (with TinyDependencyTesting linked into the
-/// test target), and elsewhere a line on standard error. It never stops the process.
+/// test target), and elsewhere a line on standard error. It never stops the process. In a file
+/// that also imports IssueReporting, the unqualified name means IssueReporting's.
 ///
 /// ```swift
 /// static var testValue: Analytics {
@@ -16,6 +17,7 @@
 ///   - filePath: The file path of the caller.
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
+@_disfavoredOverload
 public func reportIssue(
   _ message: String,
   fileID: String = #fileID,
