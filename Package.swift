@@ -105,7 +105,8 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
-        "TinyDependencyConcurrency", "TinyDependencyLifecycle", "TinyDependencyExample",
+        "TinyDependencyConcurrency", "TinyDependencyFace", "TinyDependencyLifecycle",
+        "TinyDependencyExample",
       ]
     ),
   ],

@@ -22,6 +22,7 @@ struct DocCArticlesTests {
     "DocCExamples+Testing.swift",
     "DocCExamples+Migrating.swift",
     "DocCExamples+SwiftDependencies.swift",
+    "DocCExamples+Face.swift",
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
     // Reference material that README.md showed before it became a front door.

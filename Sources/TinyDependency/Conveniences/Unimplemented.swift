@@ -213,7 +213,8 @@ public func unimplemented<Result>(
   line: Int = #line,
   column: Int = #column
 ) -> Result {
-  let site = UnimplementedSite({ description() ?? "" }, function, SourceSite(fileID, filePath, line, column))
+  let described: @Sendable () -> String = { description() ?? "" }
+  let site = UnimplementedSite(described, function, SourceSite(fileID, filePath, line, column))
   site.reportCall()
   return placeholder()
 }
