@@ -3,11 +3,12 @@ import PackageDescription
 
 let package = Package(
   name: "TinyDependency",
+  // Where task-locals and the concurrency runtime begin; what needs more says `@available`.
   platforms: [
-    .iOS(.v15),
-    .macOS(.v12),
-    .tvOS(.v15),
-    .watchOS(.v8),
+    .iOS(.v13),
+    .macOS(.v10_15),
+    .tvOS(.v13),
+    .watchOS(.v6),
     .visionOS(.v1),
   ],
   products: [
@@ -20,6 +21,13 @@ let package = Package(
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
+    // `LockIsolated`, `ActorIsolated`, `UncheckedSendable`, for code that does not import
+    // ConcurrencyExtras: a module of their own, so a file that imports both is not ambiguous.
+    .library(name: "TinyDependencyConcurrency", targets: ["TinyDependencyConcurrency"]),
+    // swift-dependencies' face (`DependencyKey.liveValue`). Not named `Dependencies`: SwiftPM
+    // rejects a graph where two packages declare targets of the same name.
+    .library(name: "TinyDependencyFace", targets: ["TinyDependencyFace"]),
+    .library(name: "TinyDependencyFaceTestSupport", targets: ["TinyDependencyFaceTestSupport"]),
     // `swift package dependency-graph --product AppGraph`: builds and runs a graph check.
     .plugin(name: "DependencyGraphPlugin", targets: ["DependencyGraphPlugin"]),
     // The example app and its graph check: products so that the dependency-graph plugin can
@@ -43,6 +51,12 @@ let package = Package(
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyConcurrency", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyFace", dependencies: ["TinyDependency"]),
+    .target(
+      name: "TinyDependencyFaceTestSupport",
+      dependencies: ["TinyDependencyFace", "TinyDependencyTesting"]
+    ),
     .plugin(
       name: "DependencyGraphPlugin",
       capability: .command(
@@ -128,12 +142,14 @@ let package = Package(
       ]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
+    // Keys spelled with `liveValue`, through the face, as a swift-dependencies user writes them.
+    .testTarget(name: "FaceTests", dependencies: ["TinyDependencyFaceTestSupport"]),
     // A file moved from swift-dependencies imports what these suites import, and nothing else.
     .testTarget(
       name: "MigrationTests",
       dependencies: [
-        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyTesting",
-        "TinyDependencyURLSession", "SplitKeyInterface",
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyConcurrency",
+        "TinyDependencyTesting", "TinyDependencyURLSession", "SplitKeyInterface",
       ],
       exclude: ["AUDIT.md"]
     ),
@@ -141,7 +157,8 @@ let package = Package(
       name: "DocumentationTests",
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
-        "TinyDependencyLifecycle", "TinyDependencyExample", "TinyDependencyValidation",
+        "TinyDependencyConcurrency", "TinyDependencyFace", "TinyDependencyLifecycle",
+        "TinyDependencyExample", "TinyDependencyValidation",
       ]
     ),
   ],

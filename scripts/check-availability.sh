@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Fails when Swift code uses an API newer than the package's minimums (macOS 12, iOS 15, tvOS 15,
-# watchOS 8) without saying so. Linux never checks availability; this reads the sources instead.
+# Fails when Swift code uses an API newer than the package's minimums (macOS 10.15, iOS 13, tvOS 13,
+# watchOS 6: where task-locals and the concurrency runtime begin) without saying so. Linux never
+# checks availability; this reads the sources instead.
 #
 #   bash scripts/check-availability.sh [DIRECTORY...]   (default: Sources Tests)
 #
 # What it checks, line by line, after removing comments and string literals:
 # - an OS API (`Clock`, `Duration`, `ContinuousClock`, `SuspendingClock`, `Task.sleep(for:)`,
-#   `\.continuousClock`, `.timeLimit`, `Mutex`, `Atomic`, and every type the sources declare
+#   `\.continuousClock`, `.timeLimit`, `Mutex`, `Atomic`, `_mangledTypeName` (macOS 11), the
+#   string processing of macOS 13 that has names of its own (`Regex`, `firstRange(of:)`,
+#   `replacing(_:with:)`, …), and every type the sources declare
 #   with `@available(macOS …)`) must sit in a declaration or extension whose `@available`, or an
 #   enclosing one's, or an enclosing `if #available` / `guard #available`, names a macOS version
 #   at least as new as the API's, and iOS, tvOS and watchOS versions to match;
@@ -116,6 +119,8 @@ DECLARED="$declared" awk "$strip"'
     addAPI("\\\\\\.(continuousClock|suspendingClock)", 13, "the clock dependencies (macOS 13, iOS 16, tvOS 16, watchOS 9)")
     addAPI("\\.timeLimit\\(", 13, "the .timeLimit trait (macOS 13, iOS 16, tvOS 16, watchOS 9)")
     addAPI("(^|[^A-Za-z0-9_])(Mutex|Atomic|AtomicRepresentable|atomicMemoryFence)([^A-Za-z0-9_]|$)", 15, "Synchronization (macOS 15, iOS 18, tvOS 18, watchOS 11)")
+    addAPI("(^|[^A-Za-z0-9_])_mangledTypeName\\(", 11, "_mangledTypeName (macOS 11, iOS 14, tvOS 14, watchOS 7)")
+    addAPI("(^|[^A-Za-z0-9_])(Regex|RegexComponent)([^A-Za-z0-9_]|$)|firstRange\\(of:|\\.ranges\\(of:|trimmingPrefix\\(|\\.replacing\\(|wholeMatch\\(|prefixMatch\\(", 13, "string processing (macOS 13, iOS 16, tvOS 16, watchOS 9)")
     n = split(declared, lines, "\n")
     for (i = 1; i <= n; i++) {
       if (split(lines[i], parts, " ") == 2) {

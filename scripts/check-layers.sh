@@ -79,7 +79,7 @@ own_names=$(
     | awk '{print $2}' | sort -u
 )
 # Words the standard library uses too, which a line of a string or an accessor may hold.
-common='get set read isEmpty'
+common='get set read isEmpty with'
 forbidden=$(comm -23 <(echo "$hidden") <(printf '%s\n' "$public_names" "$hook_names" "$own_names" $common | sort -u))
 for name in $forbidden; do
   while IFS= read -r hit; do

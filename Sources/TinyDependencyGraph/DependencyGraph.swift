@@ -154,7 +154,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
         }
         // Private types of the same name in different files: their mangled names differ by a
         // discriminator made from the file's name, the same in every run.
-        let ordered = same.map { (key: $0, mangled: _mangledTypeName($0.type) ?? "") }
+        let ordered = same.map { (key: $0, mangled: mangledName($0.type)) }
           .sorted { $0.mangled < $1.mangled }
         for (index, entry) in ordered.enumerated() {
           names[entry.key] = "\(qualified) #\(index + 1)"
@@ -303,9 +303,28 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+/// The type's mangled name; empty before macOS 11 and its peers, whose runtime lacks it.
+private func mangledName(_ type: Any.Type) -> String {
+  guard #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *) else { return "" }
+  return _mangledTypeName(type) ?? ""
+}
+
 extension String {
+  /// Replaces every occurrence of `target`, scanning by hand: the string-processing
+  /// `contains(_:)` and `split(separator:)` of a string need macOS 13 and its peers.
   func replacingAll(_ target: String, with replacement: String) -> String {
-    guard contains(target) else { return self }
-    return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    guard !target.isEmpty else { return self }
+    var result = ""
+    var index = startIndex
+    while index < endIndex {
+      if self[index...].hasPrefix(target) {
+        result += replacement
+        index = self.index(index, offsetBy: target.count)
+      } else {
+        result.append(self[index])
+        index = self.index(after: index)
+      }
+    }
+    return result
   }
 }

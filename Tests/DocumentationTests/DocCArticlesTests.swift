@@ -23,6 +23,7 @@ struct DocCArticlesTests {
     "DocCExamples+Testing.swift",
     "DocCExamples+Migrating.swift",
     "DocCExamples+SwiftDependencies.swift",
+    "DocCExamples+Face.swift",
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyValidation.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",

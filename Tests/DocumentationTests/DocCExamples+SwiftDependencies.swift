@@ -6,6 +6,7 @@
 import Testing
 import TinyDependency
 import TinyDependencyBuiltins
+import TinyDependencyConcurrency
 import TinyDependencyTesting
 
 func environmentName() -> String {
@@ -116,6 +117,27 @@ final class SearchModel {
 
 // MARK: - The examples do what the article says
 
+struct Catalog: Sendable {
+  var path: String
+}
+
+struct Migrator: Sendable {
+  var catalog: Catalog
+}
+
+extension Catalog: DependencyKey {
+  static let defaultValue = Catalog(path: "catalog.sqlite")
+}
+
+extension Migrator: DependencyKey {
+  // Reading the catalog in the build makes it an input: it is built first, once, whatever
+  // other threads read meanwhile.
+  static var defaultValue: Migrator {
+    @Dependency(Catalog.self) var catalog
+    return Migrator(catalog: catalog)
+  }
+}
+
 @Suite("The migration guide's examples work as it says")
 struct SwiftDependenciesMigrationExamples {
   @Test func theLiveCaseIsNamedDefault() {
@@ -160,5 +182,14 @@ struct SwiftDependenciesMigrationExamples {
     try await model.queryChanged("blob")
     #expect(model.query == "blob")
     #expect(DependencyValues.current.apiBaseURL == "https://api.example.com")
+  }
+
+  @Test func aValueThatNeedsAnotherReadsItInItsBuild() {
+    withDependencies {
+      $0[Catalog.self] = Catalog(path: "test.sqlite")
+    } operation: {
+      @Dependency(Migrator.self) var migrator
+      #expect(migrator.catalog.path == "test.sqlite")
+    }
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TinyDependency
 import TinyDependencyBuiltins
+import TinyDependencyConcurrency
 import TinyDependencyTesting
 
 // Written the way swift-dependencies 1.16's "Designing dependencies" and "Registering

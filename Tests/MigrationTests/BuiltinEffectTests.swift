@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TinyDependency
 import TinyDependencyBuiltins
+import TinyDependencyConcurrency
 
 // A model that reaches for the effects swift-dependencies' users read every day.
 final class CheckoutModel {

@@ -1,6 +1,7 @@
 import Testing
 import TinyDependency
 import TinyDependencyBuiltins
+import TinyDependencyConcurrency
 
 // A feature that waits, as swift-dependencies' clock examples do.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TinyDependency
+import TinyDependencyConcurrency
 
 @Suite("LockIsolated, ActorIsolated and UncheckedSendable keep swift-dependencies' spelling")
 struct ConcurrencyHelperTests {

@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyConcurrency
 
 // An interface module's client, as swift-dependencies' "Live, preview and test" article declares
 // one: a test value, and no live value.

@@ -7,6 +7,7 @@ import Testing
 /// module must fail here, not silently send every issue to standard error.
 @Suite("The core finds the testing product's router by name")
 struct IssueRouterDiscoveryTests {
+  @available(macOS 11, iOS 14, tvOS 14, watchOS 7, *)
   @Test func theNameTheCoreLooksUpIsTheRoutersMangledName() {
     #expect(_mangledTypeName(IssueRouter.self) == IssueReporter.routerName)
   }

@@ -82,6 +82,7 @@ struct DependencyGraphRenderingTests {
 
   // MARK: - Names
 
+  @available(macOS 11, iOS 14, tvOS 14, watchOS 7, *)
   @Test func privateKeysOfOneNameInTwoFilesGetStableDistinctNames() {
     let graph = DependencyGraph.trace([SettingsKey.self, settingsKeyOfSupportFiles])
     let names = graph.nodes.map(\.name)

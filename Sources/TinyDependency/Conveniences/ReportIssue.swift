@@ -4,7 +4,8 @@
 /// under XCTest a failure of the running test method (with TinyDependencyTesting linked into the
 /// test target), and elsewhere a line on standard error that starts with the call's site, as
 /// swift-issue-reporting prints it: `App/Analytics.swift:12: message`. It never stops the
-/// process.
+/// process. In a file that also imports IssueReporting, the unqualified name means
+/// IssueReporting's.
 ///
 /// ```swift
 /// static var testValue: Analytics {
@@ -18,6 +19,7 @@
 ///   - filePath: The file path of the caller.
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
+@_disfavoredOverload
 public func reportIssue(
   _ message: String,
   fileID: String = #fileID,

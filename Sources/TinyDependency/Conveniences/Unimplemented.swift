@@ -21,6 +21,7 @@
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call, then returns the placeholder.
+@_disfavoredOverload
 public func unimplemented<each Argument, Result>(
   _ description: @autoclosure @escaping @Sendable () -> String = "",
   placeholder: @autoclosure @escaping @Sendable () -> Result = (),
@@ -48,6 +49,7 @@ public func unimplemented<each Argument, Result>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call, then returns the placeholder.
+@_disfavoredOverload
 public func unimplemented<each Argument, Result>(
   _ description: @autoclosure @escaping @Sendable () -> String = "",
   placeholder: @autoclosure @escaping @Sendable () -> Result = (),
@@ -79,6 +81,7 @@ public func unimplemented<each Argument, Result>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call, then throws.
+@_disfavoredOverload
 public func unimplemented<each Argument, Result>(
   _ description: @autoclosure @escaping @Sendable () -> String = "",
   fileID: String = #fileID,
@@ -104,6 +107,7 @@ public func unimplemented<each Argument, Result>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call, then throws.
+@_disfavoredOverload
 public func unimplemented<each Argument, Result>(
   _ description: @autoclosure @escaping @Sendable () -> String = "",
   fileID: String = #fileID,
@@ -135,6 +139,7 @@ public func unimplemented<each Argument, Result>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call, then throws `error`.
+@_disfavoredOverload
 public func unimplemented<each Argument, Result, Failure: Error>(
   _ description: @autoclosure @escaping @Sendable () -> String = "",
   throwing error: @autoclosure @escaping @Sendable () -> Failure,
@@ -162,6 +167,7 @@ public func unimplemented<each Argument, Result, Failure: Error>(
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
 /// - Returns: A closure that reports the call, then throws `error`.
+@_disfavoredOverload
 public func unimplemented<each Argument, Result, Failure: Error>(
   _ description: @autoclosure @escaping @Sendable () -> String = "",
   throwing error: @autoclosure @escaping @Sendable () -> Failure,
@@ -185,8 +191,11 @@ public func unimplemented<each Argument, Result, Failure: Error>(
 /// static let testValue = Settings(theme: unimplemented("Settings.theme", placeholder: .light))
 /// ```
 ///
+/// The description is required and optional-typed so that, in a file that also imports
+/// IssueReporting, the unqualified name means IssueReporting's own value form.
+///
 /// - Parameters:
-///   - description: What is unimplemented; empty names it from where it is used.
+///   - description: What is unimplemented; empty or nil names it from where it is used.
 ///   - placeholder: The value to return.
 ///   - fileID: The file ID of the caller, where the issue is reported.
 ///   - filePath: The file path of the caller.
@@ -196,7 +205,7 @@ public func unimplemented<each Argument, Result, Failure: Error>(
 /// - Returns: `placeholder`.
 @_disfavoredOverload
 public func unimplemented<Result>(
-  _ description: @autoclosure @escaping @Sendable () -> String = "",
+  _ description: @autoclosure @escaping @Sendable () -> String?,
   placeholder: @autoclosure @escaping @Sendable () -> Result = (),
   fileID: String = #fileID,
   filePath: String = #filePath,
@@ -204,7 +213,8 @@ public func unimplemented<Result>(
   line: Int = #line,
   column: Int = #column
 ) -> Result {
-  let site = UnimplementedSite(description, function, SourceSite(fileID, filePath, line, column))
+  let described: @Sendable () -> String = { description() ?? "" }
+  let site = UnimplementedSite(described, function, SourceSite(fileID, filePath, line, column))
   site.reportCall()
   return placeholder()
 }

@@ -16,6 +16,7 @@
 ///   - filePath: The file path of the caller.
 ///   - line: The line of the caller.
 ///   - column: The column of the caller.
+@_disfavoredOverload
 public func reportIssue(
   _ error: any Error,
   _ message: @autoclosure () -> String? = nil,
@@ -45,6 +46,7 @@ public func reportIssue(
 ///   - column: The column of the caller.
 ///   - body: The work that may throw.
 /// - Returns: What `body` returns, or nil when it threw.
+@_disfavoredOverload
 @discardableResult
 public func withErrorReporting<R>(
   _ message: @autoclosure () -> String? = nil,
@@ -79,6 +81,7 @@ public func withErrorReporting<R>(
 ///   - column: The column of the caller.
 ///   - body: The work that may throw.
 /// - Returns: What `body` returns, or nil when it threw.
+@_disfavoredOverload
 @discardableResult
 public func withErrorReporting<R>(
   _ message: @autoclosure () -> String? = nil,
@@ -105,6 +108,9 @@ public func withErrorReporting<R>(
 ///   startAnalytics()
 /// }
 /// ```
+///
+/// In a file that also imports IssueReporting, the unqualified name means IssueReporting's.
+@_disfavoredOverload
 public let isTesting: Bool = ContextDetection.isTestRunner(
   environment: SystemInterface.environmentBytes,
   arguments: CommandLine.arguments

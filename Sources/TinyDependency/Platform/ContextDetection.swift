@@ -109,7 +109,8 @@ package struct ContextDetection: Sendable, Equatable {
     loadsXCTest: () -> Bool = ContextDetection.isXCTestLoaded
   ) -> Bool {
     guard let executable = arguments.first else { return false }
-    let lastComponent: Substring? = executable.split(separator: "/").last
+    let components = executable.split(separator: "/")
+    let lastComponent: Substring? = components.last
     let name: String = lastComponent.map { String($0) } ?? executable
     if name.hasSuffix(".xctest") { return true }
     guard platform == .apple else { return false }
@@ -119,12 +120,13 @@ package struct ContextDetection: Sendable, Equatable {
     func isBundle(_ argument: String) -> Bool {
       argument.hasSuffix(".xctest") || argument.hasSuffix(".xctest/")
     }
-    if name == "xctest", executable.contains("/Developer/"),
+    // By path components: `String.contains(_:)` of a string needs macOS 13 without Foundation.
+    if name == "xctest", components.dropLast().contains("Developer"),
       arguments.dropFirst().contains(where: isBundle)
     {
       return true
     }
-    if executable.contains(".xctest/") { return true }
+    if components.dropLast().contains(where: { $0.hasSuffix(".xctest") }) { return true }
     return xcTestVariables.contains { environment($0) != nil } && loadsXCTest()
   }
 

@@ -54,7 +54,7 @@ package struct Locked<State>: @unchecked Sendable {
 
   /// Runs `body` with the lock held and no access to the state open, so that `body` may call
   /// ``withLock(_:)`` of a recursive lock, each call an access of its own.
-  func holding<R>(_ body: () throws -> R) rethrows -> R {
+  package func holding<R>(_ body: () throws -> R) rethrows -> R {
     try buffer.withUnsafeMutablePointerToElements { primitives in
       LockPrimitives.lock(primitives)
       defer { LockPrimitives.unlock(primitives) }

@@ -4,9 +4,9 @@ import TinyDependency
 
 /// Counts how many times a live value was built, for the tests that no live value is built.
 enum LiveBuilds {
-  private static let count = LockIsolated(0)
-  static var total: Int { count.value }
-  static func note() { count.withValue { $0 += 1 } }
+  private static let count = Locked(0)
+  static var total: Int { count.withLock { $0 } }
+  static func note() { count.withLock { $0 += 1 } }
 }
 
 struct Endpoint: Sendable { var url: String }

@@ -47,3 +47,13 @@ func record() {
     Issue.record("late", severity: .warning)
   #endif
 }
+
+func mangled(_ type: Any.Type) -> String {
+  guard #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *) else { return "" }
+  return _mangledTypeName(type) ?? ""
+}
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+func firstMatch(in text: String) -> Range<String.Index>? {
+  text.firstRange(of: "ab")
+}

@@ -1,7 +1,7 @@
 // Uses that scripts/check-availability.sh must report: each line marked "rejected" below, and no
 // other. Not compiled; scripts/test-check-availability.sh runs the check on it.
 
-extension Clock {  // rejected: Clock is macOS 13, the package's minimum macOS 12
+extension Clock {  // rejected: Clock is macOS 13, the package's minimum macOS 10.15
   func tick() {}
 }
 
@@ -31,3 +31,11 @@ func record() {
 }
 
 public typealias Metatype = SendableMetatype  // rejected: Swift 6.2
+
+func mangled(_ type: Any.Type) -> String? {
+  _mangledTypeName(type)  // rejected: macOS 11, above the package's minimum macOS 10.15
+}
+
+func firstMatch(in text: String) -> Range<String.Index>? {
+  text.firstRange(of: "ab")  // rejected: string processing is macOS 13
+}

@@ -1,3 +1,5 @@
+import TinyDependency
+
 /// A value behind a lock, shared between threads: for test doubles that record what they saw.
 ///
 /// ```swift

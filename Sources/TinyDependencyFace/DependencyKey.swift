@@ -1,0 +1,33 @@
+// swift-dependencies' face: its spellings, for a library or app that keeps them. The whole core
+// is re-exported so that one import replaces `import Dependencies`.
+@_exported public import TinyDependency
+
+/// A key spelled as in swift-dependencies: its value outside tests and previews is `liveValue`.
+///
+/// It refines the core's ``TinyDependency/DependencyKey`` and supplies its `defaultValue`, so a
+/// key declares `liveValue` and nothing else changes. A key that declares neither `liveValue`
+/// nor `defaultValue` still does not compile.
+///
+/// ```swift
+/// import TinyDependencyFace
+///
+/// struct NumberFactClient: DependencyKey {
+///   var fetch: @Sendable (Int) async throws -> String
+///   static let liveValue = NumberFactClient { number in "\(number) is a number" }
+/// }
+/// ```
+///
+/// In a file that imports this module, `DependencyKey` means this protocol: a module's own
+/// declaration shadows the one of a module it imports.
+public protocol DependencyKey: TinyDependency.DependencyKey {
+  /// The type of the dependency's value, restated so that it is inferred from ``liveValue``.
+  associatedtype Value
+
+  /// The value outside tests and previews, built on first use.
+  static var liveValue: Value { get }
+}
+
+extension DependencyKey {
+  /// The live value, under the name the core reads.
+  public static var defaultValue: Value { liveValue }
+}
