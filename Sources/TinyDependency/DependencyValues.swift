@@ -142,7 +142,7 @@ public struct DependencyValues: Sendable {
 
   /// Gives this container a storage of its own before it changes, unless it already has one
   /// that nothing else references or has read from.
-  private mutating func prepareToMutate() {
+  mutating func prepareToMutate() {
     if !isKnownUniquelyReferenced(&storage) || !storage.isMutable {
       storage = DependencyStorage(deriving: storage)
     }

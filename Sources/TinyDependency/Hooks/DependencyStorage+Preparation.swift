@@ -112,8 +112,8 @@ func stopReadAfterShutdown<Key: DependencyKey>(
 ) -> Never {
   let name = Key.debugName
   let message = """
-    TinyDependency: \(name) was read after `shutdown()` shut it down (or a value it read) in \
-    the \(context) context; what it holds is gone.
+    TinyDependency: \(name) was read after `shutdown()` shut it down (or a value it read), or \
+    after its scope instance ended, in the \(context) context; what it holds is gone.
     Read dependencies only before `shutdown()`: finish or cancel the work that reads \(name) \
     (requests, background tasks) first, then shut down.
     """

@@ -191,3 +191,23 @@ package enum PreparedOnlyKeys {
     ids.withLock { $0.contains(id) }
   }
 }
+
+extension DependencyValues {
+  /// Ends this container's scope instance, once: marks it ended (runs and reads of its scoped
+  /// values stop), takes it from the instance around it, and keeps what `make` returns, given
+  /// the instances still open inside it (latest first); later calls return that. Nil when the
+  /// container is no scope instance.
+  package func endScopeInstance<T: AnyObject & Sendable>(
+    _ make: ([DependencyValues]) -> T
+  ) -> T? {
+    guard let instance = storage.instance else { return nil }
+    let (ending, first) = instance.state.withLock { state in
+      if let existing = state.ending as? T { return (existing, false) }
+      let made = make(state.children.reversed())
+      (state.ended, state.ending, state.children) = (true, made, [])
+      return (made, true)
+    }
+    if first { instance.parent?.state.withLock { $0.children.removeAll { $0.storage === storage } } }
+    return ending
+  }
+}
