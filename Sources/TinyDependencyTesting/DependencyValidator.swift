@@ -116,6 +116,7 @@ public enum DependencyValidator {
     var findings =
       missingTestValues(keys, traced: traced) + liveValuesInTests(keys, traced: traced)
       + cycles(in: traced.graph) + unsetInputs(in: traced.graph) + stalledKeys(traced)
+      + captiveDependencies(keys, in: traced.graph)
     if let preview {
       findings += missingPreviewValues(keys, preview: preview)
     }
@@ -266,6 +267,8 @@ public struct DependencyFinding: Sendable, Hashable, Comparable, CustomStringCon
     case missingPreviewValue = "missing previewValue"
     /// Resolving the key did not finish.
     case stalled = "stalled"
+    /// A value that lives longer reads a key of a shorter scope (`.scoped`), holding it captive.
+    case captiveDependency = "captive dependency"
 
     /// The kind's name, as the report shows it.
     public var description: String { rawValue }
