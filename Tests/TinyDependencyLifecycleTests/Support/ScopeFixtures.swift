@@ -69,3 +69,36 @@ final class SessionCartHolder: @unchecked Sendable {
 #endif
 
 func usleepShort() { usleep(1_000) }
+
+/// Ten session-scoped keys, for the memory rounds.
+protocol RoundScoped: DependencyKey where Value == [Int] { static var number: Int { get } }
+extension RoundScoped {
+  static var defaultValue: [Int] { Array(repeating: number, count: 16) }
+  static var lifetime: DependencyLifetime { .scoped(UserSession.self) }
+}
+enum Round0: RoundScoped { static let number = 0 }
+enum Round1: RoundScoped { static let number = 1 }
+enum Round2: RoundScoped { static let number = 2 }
+enum Round3: RoundScoped { static let number = 3 }
+enum Round4: RoundScoped { static let number = 4 }
+enum Round5: RoundScoped { static let number = 5 }
+enum Round6: RoundScoped { static let number = 6 }
+enum Round7: RoundScoped { static let number = 7 }
+enum Round8: RoundScoped { static let number = 8 }
+enum Round9: RoundScoped { static let number = 9 }
+
+/// The sum of the first element of each of the ten keys, read from `values`: 45.
+func readTenScopedKeys(_ values: DependencyValues) -> Int {
+  values[Round0.self][0] + values[Round1.self][0] + values[Round2.self][0]
+    + values[Round3.self][0] + values[Round4.self][0] + values[Round5.self][0]
+    + values[Round6.self][0] + values[Round7.self][0] + values[Round8.self][0]
+    + values[Round9.self][0]
+}
+
+/// A session-scoped object, to see that nothing keeps it after its instance ended.
+final class Watched: Sendable {}
+
+enum WatchedKey: DependencyKey {
+  static var defaultValue: Watched { Watched() }
+  static var lifetime: DependencyLifetime { .scoped(UserSession.self) }
+}
