@@ -56,10 +56,22 @@ public func withDependencyScope<S: DependencyScope, R>(
   return try result.get()
 }
 
-/// The first `end()` of an instance, which later ones await.
+/// The first `end()` of an instance, which later ones await: its task, or, for an instance
+/// with nothing to shut down, its report.
 final class ScopeEnding: Sendable {
-  let task: Task<ShutdownReport, any Error>
-  init(_ task: Task<ShutdownReport, any Error>) { self.task = task }
+  let task: Task<ShutdownReport, any Error>?
+  let report: ShutdownReport?
+
+  init(task: Task<ShutdownReport, any Error>?, report: ShutdownReport? = nil) {
+    (self.task, self.report) = (task, report)
+  }
+
+  var value: ShutdownReport {
+    get async throws {
+      if let report { return report }
+      return try await task!.value
+    }
+  }
 }
 
 extension DependencyValues {
@@ -67,10 +79,18 @@ extension DependencyValues {
   func endInstance() async throws -> ShutdownReport {
     let values = self
     let ending = endScopeInstance { children in
-      ScopeEnding(Task { try await values.end(children) })
+      // Nothing prepared, nothing to shut down, nothing inside: retire its values and be done.
+      let own = values.ownBuiltValues
+      if children.isEmpty, Lifecycle.existing(values) == nil,
+        !own.contains(where: { $0.anyValue is any DependencyShutdown })
+      {
+        values.retire(Set(own.map(\.key.id)))
+        return ScopeEnding(task: nil, report: ShutdownReport(order: [], failures: [], retired: []))
+      }
+      return ScopeEnding(task: Task { try await values.end(children) })
     }
     guard let ending else { return try await shutdown() }
-    return try await ending.task.value
+    return try await ending.value
   }
 
   /// Ends `children`, then shuts down this instance's own values and retires every one of them.
