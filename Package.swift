@@ -37,7 +37,7 @@ let package = Package(
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
     .executableTarget(
       name: "TinyDependencyExample",
-      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle"]
     ),
     .executableTarget(
       name: "TinyDependencyServerExample",

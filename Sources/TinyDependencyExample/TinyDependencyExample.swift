@@ -19,6 +19,11 @@ struct TinyDependencyExample {
       print(line)
     }
     print("")
+    // A session per signed-in user: sign in, sign out, sign in as another user.
+    for line in await signInAndOut(["ada", "grace"], in: values) {
+      print(line)
+    }
+    print("")
     if CommandLine.arguments.contains("--mermaid") {
       print(values.graph.mermaid, terminator: "")
     } else {

@@ -24,6 +24,7 @@ struct DocCArticlesTests {
     "DocCExamples+SwiftDependencies.swift",
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
+    "GuideExamples+Sessions.swift",
     // Reference material that README.md showed before it became a front door.
     "ReadmeExamples.swift",
   ]

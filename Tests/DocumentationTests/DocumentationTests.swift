@@ -89,6 +89,7 @@ struct DocumentationTests {
     "GuideExamples+Lifecycle.swift",
     mainActorApp,
     "GuideExamples+Builtins.swift",
+    "GuideExamples+Sessions.swift",
   ]
 
   @Test(arguments: [
