@@ -84,7 +84,7 @@ extension DependencyValues {
       if children.isEmpty, Lifecycle.existing(values) == nil,
         !own.contains(where: { $0.anyValue is any DependencyShutdown })
       {
-        values.retire(Set(own.map(\.key.id)))
+        if !own.isEmpty { values.retire(Set(own.map(\.key.id))) }
         return ScopeEnding(task: nil, report: ShutdownReport(order: [], failures: [], retired: []))
       }
       return ScopeEnding(task: Task { try await values.end(children) })

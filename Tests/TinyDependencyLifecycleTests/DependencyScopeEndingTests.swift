@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -114,7 +115,14 @@ struct DependencyScopeEndingTests {
   @Test func endDuringAReadLetsTheReadFinish() async throws {
     let (app, log) = asyncContainer()
     let session = app.beginScope(UserSession.self)
-    let reader = Task.detached { session.values[GatedSessionKey.self] }
+    // The build blocks its thread until told to go on: a Dispatch thread, not the pool's.
+    let reader = Task {
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          continuation.resume(returning: session.values[GatedSessionKey.self])
+        }
+      }
+    }
     while !log.all.contains("gated build started") { await Task.yield() }
     let ending = Task { try await session.end() }
     try await Task.sleep(nanoseconds: 20_000_000)

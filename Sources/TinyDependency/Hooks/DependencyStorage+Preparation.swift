@@ -95,13 +95,15 @@ extension DependencyStorage {
   /// The values built here that the storages this one derives from don't share, and that the
   /// user did not hand in.
   var ownBuiltValues: [BuiltValue] {
+    // A storage that holds no value: no walk through the ones above.
+    guard state.lockedIfMade != nil, case let own = builtValues, !own.isEmpty else { return [] }
     var inherited = state.withLock { $0.lifecycle?.handedIn ?? [] }
     var node = parent
     while let ancestor = node {
       for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
       node = ancestor.parent
     }
-    return builtValues.filter { !inherited.contains(ObjectIdentifier($0.box)) }
+    return own.filter { !inherited.contains(ObjectIdentifier($0.box)) }
   }
 }
 

@@ -176,7 +176,7 @@ extension DependencyValues {
 
   /// The lifecycle's object for this container, if one was made.
   package func existingAttachment<T: AnyObject & Sendable>(as type: T.Type) -> T? {
-    storage.state.withLock { $0.lifecycle?.attachment as? T }
+    storage.state.lockedIfMade?.withLock { $0.lifecycle?.attachment as? T }
   }
 }
 
