@@ -32,7 +32,11 @@ func measureScopeInstances(_ report: Report) async {
     "scoped.instance.withDependencies",
     median(iterations: entries) { n in
       for index in 0..<n {
-        withDependencies { $0.benchValue = index } operation: { consume(index) }
+        withDependencies {
+          $0.benchValue = index
+        } operation: {
+          consume(index)
+        }
       }
     }
   )

@@ -30,7 +30,9 @@ struct DependencyGraphScopeTests {
 
         """
     )
-    #expect(graph.edges.filter(\.isCaptive).map(\.description) == ["CaptiveAnalyticsKey -> CartKey"])
+    #expect(
+      graph.edges.filter(\.isCaptive).map(\.description) == ["CaptiveAnalyticsKey -> CartKey"]
+    )
   }
 
   @Test func mermaidNestsTheCheckoutSubgraphInTheSessions() {

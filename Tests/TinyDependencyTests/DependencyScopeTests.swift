@@ -13,7 +13,11 @@ struct DependencyScopeTests {
     }
     let direct = session.run { DependencyValues.current[CartKey.self] }
     let nested = session.run {
-      withDependencies { $0.greeting = "nested" } operation: { DependencyValues.current[CartKey.self] }
+      withDependencies {
+        $0.greeting = "nested"
+      } operation: {
+        DependencyValues.current[CartKey.self]
+      }
     }
     let fromTasks = await session.run {
       await withTaskGroup(of: ObjectIdentifier.self) { group in
@@ -36,7 +40,9 @@ struct DependencyScopeTests {
       $0[SessionUserKey.self] = "ada"
     }
     let overridden = session.run {
-      withDependencies { $0[SessionUserKey.self] = "bob" } operation: {
+      withDependencies {
+        $0[SessionUserKey.self] = "bob"
+      } operation: {
         DependencyValues.current[CartKey.self]
       }
     }
@@ -50,7 +56,9 @@ struct DependencyScopeTests {
       session.run {
         thread.isMultiple(of: 2)
           ? ObjectIdentifier(DependencyValues.current[SlowCartKey.self])
-          : withDependencies { $0.greeting = "thread \(thread)" } operation: {
+          : withDependencies {
+            $0.greeting = "thread \(thread)"
+          } operation: {
             ObjectIdentifier(DependencyValues.current[SlowCartKey.self])
           }
       }

@@ -18,15 +18,21 @@ extension DependencyStorage {
       values.frame?.record(Key.self, inputs: trace.inputs, hold: trace.hold)
       return box.unbox(as: Key.Value.self)
     }
+    // A scoped key's value is kept by its scope's nearest instance, and shared no higher.
+    var limit: DependencyStorage?
+    if case .scoped(let scope) = lifetime { limit = owner(of: scope, for: Key.self) }
     // The keys this scope prepared itself, read with its entries: `lookAbove` counts them as
     // changed here.
     var prepared: Set<ObjectIdentifier>?
     // With no scope around to ask (`lookAbove` would answer "build here"), the first look
     // claims the build: one lock and one lookup fewer on every first read of a root.
-    // A scoped key's value is kept by its scope's nearest instance, and shared no higher.
-    let limit = if case .scoped(let scope) = lifetime { owner(of: scope, for: Key.self) } else { nil as DependencyStorage? }
     var step = lookHere(
-      Key.self, id, claiming: parent == nil || choosesContext || self === limit, &prepared, values)
+      Key.self,
+      id,
+      claiming: parent == nil || choosesContext || self === limit,
+      &prepared,
+      values
+    )
     // How often a claim was given back because a sibling reached the scope above first.
     var lateLooks = 0
     while true {

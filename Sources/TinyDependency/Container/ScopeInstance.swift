@@ -8,23 +8,7 @@ struct ScopeType: @unchecked Sendable, Hashable {
 
   var name: String { _typeName(type, qualified: false) }
   /// The scope it is begun in; nil for one begun at the root.
-  var parent: ScopeType? {
-    let parent = type.parentScope
-    return parent == RootScope.self ? nil : ScopeType(parent)
-  }
-
-  /// Whether an instance of this scope ends after every instance of `inner` (shared outlives
-  /// every scope, a scope the scopes begun inside it).
-  static func outlives(_ lifetime: DependencyLifetime, _ inner: ScopeType) -> Bool {
-    switch lifetime.kind {
-    case .shared: return true
-    case .transient, .input: return false
-    case .scoped(let outer):
-      var node = inner.parent
-      while let scope = node, scope != outer { node = scope.parent }
-      return node != nil
-    }
-  }
+  var parent: ScopeType? { type.parentScope == RootScope.self ? nil : ScopeType(type.parentScope) }
 
   static func == (lhs: ScopeType, rhs: ScopeType) -> Bool { lhs.type == rhs.type }
   func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(type)) }
@@ -54,18 +38,13 @@ final class ScopeInstance: Sendable {
   /// An instance of `scope` begun in `storage`; stops if its parent scope has no open instance
   /// there, or the instance around is ended.
   init(_ scope: ScopeType, in storage: DependencyStorage) {
-    self.scope = scope
-    self.parent = storage.nearestInstance(where: { _ in true })
-    if let required = scope.parent,
-      storage.nearestInstance(where: { $0.scope == required }) == nil
-    {
-      Diagnostics.stop(
-        """
-        TinyDependency: \(scope.name) was begun where no instance of its parent scope \
-        \(required.name) is open. Fix: begin it inside a \(required.name) instance \
-        (`session.run { DependencyValues.current.beginScope(\(scope.name).self) }`), or \
-        declare `typealias Parent = RootScope` in \(scope.name).
-        """)
+    (self.scope, parent) = (scope, storage.owner { _ in true }?.instance)
+    if let required = scope.parent, storage.owner(where: { $0.scope == required }) == nil {
+      stopWithMessage(
+        "TinyDependency: \(scope.name) was begun where no instance of its parent scope "
+          + "\(required.name) is open. Fix: begin it inside a \(required.name) instance, or "
+          + "declare `typealias Parent = RootScope` in \(scope.name)."
+      )
     }
     parent?.stopIfEnded()
   }
@@ -76,11 +55,10 @@ final class ScopeInstance: Sendable {
   func stopIfEnded(reading key: String? = nil) {
     guard isEnded else { return }
     let what = key.map { "\($0) (scoped to \(scope.name)) was read" } ?? "run"
-    Diagnostics.stop(
-      """
-      TinyDependency: \(what) after its \(scope.name) instance ended; what it held is gone. \
-      Fix: finish the work of an instance before `end()`, and begin a new one with `beginScope`.
-      """)
+    stopWithMessage(
+      "TinyDependency: \(what) after its \(scope.name) instance ended; what it held is gone. "
+        + "Fix: finish an instance's work before `end()`; begin a new one with `beginScope`."
+    )
   }
 }
 
@@ -90,11 +68,6 @@ extension DependencyStorage {
     self.instance = instance
     freeze()
     instance.parent?.state.withLock { $0.children.append(DependencyValues(storage: self)) }
-  }
-
-  /// The nearest instance at or above this storage that `matches`.
-  func nearestInstance(where matches: (ScopeInstance) -> Bool) -> ScopeInstance? {
-    owner(where: matches)?.instance
   }
 
   /// The nearest storage at or above this one whose instance `matches`.
@@ -114,42 +87,37 @@ extension DependencyStorage {
       owner.instance?.stopIfEnded(reading: Key.debugName)
       return owner
     }
-    guard recorder == nil else { return nil }
-    let message = """
-      \(Key.debugName) is scoped to \(scope.name), but was read where no instance of \
-      \(scope.name) is open, in the \(context) context. Fix: read it inside one: \
-      `DependencyValues.current.beginScope(\(scope.name).self)` then `run { … }`, or \
-      `withDependencyScope(\(scope.name).self)`.
-      """
-    if context == .test { IssueReporter.report(message) } else { Diagnostics.stop(message) }
+    let message =
+      "\(Key.debugName) is scoped to \(scope.name), but was read where no instance of "
+      + "\(scope.name) is open, in the \(context) context. Fix: read it inside one: "
+      + "`DependencyValues.current.beginScope(\(scope.name).self)` then `run { … }`, or "
+      + "`withDependencyScope(\(scope.name).self)`."
+    Diagnostics.report(message, stops: recorder == nil, context: context)
     return nil
   }
 }
 
 extension Diagnostics {
-  /// Writes `message` to standard error and stops.
-  static func stop(_ message: String) -> Never {
-    let message = message.hasPrefix("TinyDependency") ? message : "TinyDependency: " + message
-    SystemInterface.writeToStandardError(message)
-    fatalError(message)
+  /// Reports `message`: as an issue in the test context, else by stopping, when `stops`.
+  static func report(_ message: String, stops: Bool, context: DependencyContext) {
+    guard stops else { return }
+    if context == .test { return IssueReporter.report(message) }
+    stopWithMessage("TinyDependency: " + message)
   }
 
   /// Reports that the build of `frame` reads `key`, which lives shorter: stops, or in tests
   /// records an issue. While tracing, the graph and validator report it instead.
   static func checkCaptive(_ frame: BuildFrame, reading key: any DependencyKey.Type) {
-    guard frame.recorder == nil, case .scoped(let inner) = key.lifetime.kind,
-      ScopeType.outlives(frame.keyType.lifetime, inner)
+    guard case .scoped(let inner) = key.lifetime.kind,
+      frame.keyType.lifetime.holdsCaptive(key.lifetime)
     else { return }
-    let outer = frame.keyType
-    let path = (frame.activeReaderChain.map(\.keyName) + [_typeName(key, qualified: false)])
-    let message = """
-      captive dependency in the \(frame.context) context: \(frame.keyName) \
-      (\(outer.lifetime)) reads \(path.last!) (\(key.lifetime)) while it is built: \
-      \(path.joined(separator: " -> ")). \(frame.keyName) outlives every \(inner.name) \
-      instance, so it would keep the first one's \(path.last!). Fix: declare \(frame.keyName) \
-      `.scoped(\(inner.name).self)`, or read \(path.last!) where it is used, not while \
-      \(frame.keyName) is built.
-      """
-    if frame.context == .test { IssueReporter.report(message) } else { stop(message) }
+    let (outer, name) = (frame.keyName, _typeName(key, qualified: false))
+    let path = (frame.activeReaderChain.map(\.keyName) + [name]).joined(separator: " -> ")
+    let message =
+      "captive dependency in the \(frame.context) context: \(outer) "
+      + "(\(frame.keyType.lifetime)) reads \(name) (\(key.lifetime)) while it is built: \(path). "
+      + "It outlives every \(inner.name) instance, so it would keep the first one's \(name). "
+      + "Fix: declare \(outer) `.scoped(\(inner.name).self)`, or read \(name) where it is used."
+    report(message, stops: frame.recorder == nil, context: frame.context)
   }
 }

@@ -207,7 +207,9 @@ extension DependencyValues {
       (state.ended, state.ending, state.children) = (true, made, [])
       return (made, true)
     }
-    if first { instance.parent?.state.withLock { $0.children.removeAll { $0.storage === storage } } }
+    if first {
+      instance.parent?.state.withLock { $0.children.removeAll { $0.storage === storage } }
+    }
     return ending
   }
 }

@@ -11,6 +11,11 @@ extension DependencyLifetime {
   /// longer (shared, or a scope around `inner`'s).
   package func holdsCaptive(_ inner: DependencyLifetime) -> Bool {
     guard case .scoped(let scope) = inner.kind else { return false }
-    return ScopeType.outlives(self, scope)
+    switch kind {
+    case .shared: return true
+    case .transient, .input: return false
+    case .scoped(let outer):
+      return sequence(first: scope, next: \.parent).dropFirst().contains(outer)
+    }
   }
 }
