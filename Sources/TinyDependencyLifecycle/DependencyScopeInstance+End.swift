@@ -9,11 +9,13 @@ extension DependencyScopeInstance {
   /// down. Afterwards, `run` and reads of the instance's values stop, naming the key. A second
   /// call, or a concurrent one, returns the first one's outcome.
   ///
+  /// - Parameter isolation: The actor the call returns on; the caller's by default. An instance
+  ///   with nothing to shut down ends without leaving it.
   /// - Returns: The keys whose values were shut down, the inner instances' first.
   /// - Throws: A ``ShutdownError`` listing each value whose shutdown threw, after all ran.
   @discardableResult
-  public func end() async throws -> ShutdownReport {
-    try await values.endInstance()
+  public func end(isolation: isolated (any Actor)? = #isolation) async throws -> ShutdownReport {
+    try await values.endInstance(isolation: isolation)
   }
 }
 
@@ -65,18 +67,11 @@ final class ScopeEnding: Sendable {
   init(task: Task<ShutdownReport, any Error>?, report: ShutdownReport? = nil) {
     (self.task, self.report) = (task, report)
   }
-
-  var value: ShutdownReport {
-    get async throws {
-      if let report { return report }
-      return try await task!.value
-    }
-  }
 }
 
 extension DependencyValues {
   /// Ends this container's scope instance once (a plain container is shut down).
-  func endInstance() async throws -> ShutdownReport {
+  func endInstance(isolation: isolated (any Actor)? = #isolation) async throws -> ShutdownReport {
     let values = self
     let ending = endScopeInstance { children in
       // Nothing prepared, nothing to shut down, nothing inside: retire its values and be done.
@@ -90,7 +85,8 @@ extension DependencyValues {
       return ScopeEnding(task: Task { try await values.end(children) })
     }
     guard let ending else { return try await shutdown() }
-    return try await ending.value
+    if let report = ending.report { return report }
+    return try await ending.task!.value
   }
 
   /// Ends `children`, then shuts down this instance's own values and retires every one of them.
