@@ -9,8 +9,9 @@
 /// enum Session: DependencyScope {}
 /// enum Checkout: DependencyScope { typealias Parent = Session }
 ///
-/// let session = DependencyValues.current.beginScope(Session.self) { $0.userName = "ada" }
-/// session.run { /* reads of session-scoped keys share one value */ }
+/// let session = DependencyValues.current.beginScope(Session.self) { $0[UserKey.self] = "ada" }
+/// session.run { /* every read of a session-scoped key here gets one value */ }
+/// try await session.end()  // TinyDependencyLifecycle: shuts the session's values down
 /// ```
 public protocol DependencyScope: _DependencyKeyMetatype {
   /// The scope an instance of this one is begun in: ``RootScope`` (the process, or a test's

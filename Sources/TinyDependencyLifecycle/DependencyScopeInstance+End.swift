@@ -67,6 +67,12 @@ final class ScopeEnding: Sendable {
   init(task: Task<ShutdownReport, any Error>?, report: ShutdownReport? = nil) {
     (self.task, self.report) = (task, report)
   }
+
+  /// The end of an instance that had nothing to shut down: one for all of them.
+  static let nothingToShutDown = ScopeEnding(
+    task: nil,
+    report: ShutdownReport(order: [], failures: [], retired: [])
+  )
 }
 
 extension DependencyValues {
@@ -80,7 +86,7 @@ extension DependencyValues {
         !own.contains(where: { $0.anyValue is any DependencyShutdown })
       {
         if !own.isEmpty { values.retire(Set(own.map(\.key.id))) }
-        return ScopeEnding(task: nil, report: ShutdownReport(order: [], failures: [], retired: []))
+        return ScopeEnding.nothingToShutDown
       }
       return ScopeEnding(task: Task { try await values.end(children) })
     }
