@@ -61,6 +61,69 @@ func measureScopeInstances(_ report: Report) async {
   )
 }
 
+/// Begins a million instances (a tenth with `--quick`), reads ten scoped keys in each and ends
+/// it; prints the growth of resident memory, which must stay under 64 MiB.
+@MainActor
+func measureScopeInstanceMemory(_ report: Report) async {
+  let count = report.quick ? 100_000 : 1_000_000
+  func rounds(_ count: Int) async {
+    for _ in 0..<count {
+      let instance = DependencyValues.current.beginScope(BenchSession.self)
+      consume(readTenScopedKeys(instance.values))
+      do { try await instance.end() } catch { fatalError("end failed: \(error)") }
+    }
+  }
+  await rounds(count / 20)
+  let before = residentBytes()
+  let start = now()
+  await rounds(count)
+  let elapsed = Double(now() - start) / Double(count)
+  let growth = Double(residentBytes() - before) / 1_048_576
+  print(
+    "case=memory.scopeInstances ns_per_op=\(format(elapsed)) rss_growth_mib=\(format(growth)) "
+      + "(must stay under 64 MiB)"
+  )
+  report.append(
+    Measurement(
+      name: "memory.scopeInstances",
+      nanosecondsPerOperation: elapsed,
+      baseline: nil,
+      ratio: nil,
+      note: "resident memory grew \(format(growth)) MiB over \(count) instances"
+    )
+  )
+}
+
+/// Reads the ten scoped keys of `values`.
+private func readTenScopedKeys(_ values: DependencyValues) -> Int {
+  let keys: [any BenchScopedNumber.Type] = [
+    BenchScoped0.self, BenchScoped1.self, BenchScoped2.self, BenchScoped3.self,
+    BenchScoped4.self, BenchScoped5.self, BenchScoped6.self, BenchScoped7.self,
+    BenchScoped8.self, BenchScoped9.self,
+  ]
+  func read<Key: BenchScopedNumber>(_ key: Key.Type) -> Int { values[Key.self] }
+  return keys.reduce(0) { $0 + read($1) }
+}
+
+/// A key scoped to ``BenchSession`` whose value is its number.
+protocol BenchScopedNumber: DependencyKey where Value == Int { static var number: Int { get } }
+
+extension BenchScopedNumber {
+  static var defaultValue: Int { number }
+  static var lifetime: DependencyLifetime { .scoped(BenchSession.self) }
+}
+
+enum BenchScoped0: BenchScopedNumber { static let number = 0 }
+enum BenchScoped1: BenchScopedNumber { static let number = 1 }
+enum BenchScoped2: BenchScopedNumber { static let number = 2 }
+enum BenchScoped3: BenchScopedNumber { static let number = 3 }
+enum BenchScoped4: BenchScopedNumber { static let number = 4 }
+enum BenchScoped5: BenchScopedNumber { static let number = 5 }
+enum BenchScoped6: BenchScopedNumber { static let number = 6 }
+enum BenchScoped7: BenchScopedNumber { static let number = 7 }
+enum BenchScoped8: BenchScopedNumber { static let number = 8 }
+enum BenchScoped9: BenchScopedNumber { static let number = 9 }
+
 /// The scope of the benchmark's instances.
 enum BenchSession: DependencyScope {}
 

@@ -55,7 +55,10 @@ if report.runs("firstReads") { measureFirstReads(report) }
 if report.runs("graph") { measureGraph(report) }
 if report.runs("async") { await measureAsyncKeys(report) }
 if report.runs("preparedScopes") { await measurePreparedScopes(report) }
-if report.runs("scopeInstances") { await measureScopeInstances(report) }
+if report.runs("scopeInstances") {
+  await measureScopeInstances(report)
+  await measureScopeInstanceMemory(report)
+}
 if report.runs("threads") { measureThreads(report, rootModel: rootModel) }
 if report.runs("memory") { measureMemory(report) }
 if report.runs("builtins") { measureBuiltins(report) }
