@@ -11,8 +11,6 @@ import TinyDependency
 enum Session: DependencyScope {}
 /// A checkout flow, begun only inside a session.
 enum Checkout: DependencyScope { typealias Parent = Session }
-/// A scope of its own, unrelated to the session.
-enum Tenant: DependencyScope {}
 
 /// An object whose identity tells builds apart.
 final class ScopedThing: Sendable {
@@ -84,32 +82,6 @@ enum CaptiveSessionKey: DependencyKey {
 /// A process-wide value that only sets off a captive read through another key.
 enum AppShellKey: DependencyKey {
   static var defaultValue: ScopedThing { DependencyValues.current[CaptiveAnalyticsKey.self] }
-}
-
-/// Ten session-scoped keys, for the memory loop.
-enum ScopedKey0: DependencyKey, ScopedNumbered { static let number = 0 }
-enum ScopedKey1: DependencyKey, ScopedNumbered { static let number = 1 }
-enum ScopedKey2: DependencyKey, ScopedNumbered { static let number = 2 }
-enum ScopedKey3: DependencyKey, ScopedNumbered { static let number = 3 }
-enum ScopedKey4: DependencyKey, ScopedNumbered { static let number = 4 }
-enum ScopedKey5: DependencyKey, ScopedNumbered { static let number = 5 }
-enum ScopedKey6: DependencyKey, ScopedNumbered { static let number = 6 }
-enum ScopedKey7: DependencyKey, ScopedNumbered { static let number = 7 }
-enum ScopedKey8: DependencyKey, ScopedNumbered { static let number = 8 }
-enum ScopedKey9: DependencyKey, ScopedNumbered { static let number = 9 }
-
-protocol ScopedNumbered: DependencyKey where Value == [Int] { static var number: Int { get } }
-extension ScopedNumbered {
-  static var defaultValue: [Int] { Array(repeating: number, count: 16) }
-  static var lifetime: DependencyLifetime { .scoped(Session.self) }
-}
-
-/// Sums one element of each of the ten scoped keys, read from `values`.
-func readTenScopedKeys(_ values: DependencyValues) -> Int {
-  values[ScopedKey0.self][0] + values[ScopedKey1.self][0] + values[ScopedKey2.self][0]
-    + values[ScopedKey3.self][0] + values[ScopedKey4.self][0] + values[ScopedKey5.self][0]
-    + values[ScopedKey6.self][0] + values[ScopedKey7.self][0] + values[ScopedKey8.self][0]
-    + values[ScopedKey9.self][0]
 }
 
 /// Blocks the calling thread for a few milliseconds, so that concurrent first reads overlap.
