@@ -65,8 +65,8 @@ extension DependencyValues {
 
 /// An open instance of a ``DependencyScope``: the container its scoped values are built in.
 ///
-/// `Sendable`: it holds an immutable container, whose own state is behind locks.
-public final class DependencyScopeInstance<S: DependencyScope>: Sendable {
+/// A value: copies are the same instance, whose state (open or ended) its container keeps.
+public struct DependencyScopeInstance<S: DependencyScope>: Sendable {
   /// The instance's container, for code that takes a container explicitly.
   public let values: DependencyValues
 

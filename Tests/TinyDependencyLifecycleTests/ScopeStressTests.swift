@@ -9,18 +9,16 @@ import TinyDependencyLifecycle
 struct ScopeStressTests {
   @Test func nothingOfAnEndedInstanceStaysReachable() async throws {
     weak var watched: Watched?
-    weak var ending: AnyObject?
+    weak var inFlow: Watched?
     do {
       let session = DependencyValues(context: .default).beginScope(UserSession.self)
       let flow = session.values.beginScope(Flow.self)
-      let value = session.values[WatchedKey.self]
-      watched = value
-      ending = session
-      _ = flow.values[WatchedKey.self]
+      watched = session.values[WatchedKey.self]
+      inFlow = flow.values[WatchedKey.self]
       try await session.end()
     }
     #expect(watched == nil)
-    #expect(ending == nil)
+    #expect(inFlow == nil)
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
