@@ -20,8 +20,9 @@ extension DependencyScope {
 
 /// An open (or ended) instance of a scope: the mark of the storage its values are built in.
 ///
-/// `Sendable`: the scope and parent are immutable; `state` is behind its lock.
-final class ScopeInstance: Sendable {
+/// `@unchecked Sendable`: the scope and parent are immutable; `state` is only touched inside
+/// `lock.withLock` (``withState(_:)``), beside its lock so that the instance is one allocation.
+final class ScopeInstance: @unchecked Sendable {
   struct State {
     var ended = false
     /// The instances begun inside this one that are still open, oldest first.
@@ -33,7 +34,11 @@ final class ScopeInstance: Sendable {
   let scope: ScopeType
   /// The nearest instance around this one, which ends it first when it ends.
   let parent: ScopeInstance?
-  let state = Locked(State())
+  private var state = State()
+  private let lock = FrameLock()
+
+  /// Runs `body` with the lock held and the state borrowed mutably; `body` runs no user code.
+  func withState<R>(_ body: (inout State) -> R) -> R { lock.withLock { body(&state) } }
 
   /// An instance of `scope` begun in `storage`; stops if its parent scope has no open instance
   /// there, or the instance around is ended.
@@ -49,7 +54,7 @@ final class ScopeInstance: Sendable {
     parent?.stopIfEnded()
   }
 
-  var isEnded: Bool { state.withLock { $0.ended } }
+  var isEnded: Bool { withState { $0.ended } }
 
   /// Stops when the instance was ended: nothing runs or is built in it any more.
   func stopIfEnded(reading key: String? = nil) {
@@ -67,7 +72,7 @@ extension DependencyStorage {
   func begin(_ instance: ScopeInstance) {
     self.instance = instance
     freeze()
-    instance.parent?.state.withLock { $0.children.append(DependencyValues(storage: self)) }
+    instance.parent?.withState { $0.children.append(DependencyValues(storage: self)) }
   }
 
   /// The nearest storage at or above this one whose instance `matches`.

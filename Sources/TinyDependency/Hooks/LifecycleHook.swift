@@ -201,14 +201,14 @@ extension DependencyValues {
     _ make: ([DependencyValues]) -> T
   ) -> T? {
     guard let instance = storage.instance else { return nil }
-    let (ending, first) = instance.state.withLock { state in
+    let (ending, first) = instance.withState { state in
       if let existing = state.ending as? T { return (existing, false) }
       let made = make(state.children.reversed())
       (state.ended, state.ending, state.children) = (true, made, [])
       return (made, true)
     }
     if first {
-      instance.parent?.state.withLock { $0.children.removeAll { $0.storage === storage } }
+      instance.parent?.withState { $0.children.removeAll { $0.storage === storage } }
     }
     return ending
   }
