@@ -83,7 +83,7 @@ let package = Package(
     // The example app: its code in a library, its entry point and its graph check beside it.
     .target(
       name: "TinyDependencyExample",
-      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle"]
     ),
     .executableTarget(
       name: "TinyDependencyExampleMain",

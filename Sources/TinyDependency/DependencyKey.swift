@@ -48,8 +48,9 @@ public protocol DependencyKey: TestDependencyKey {
   static var previewValue: Value { get }
 
   /// How the value is provided: built once per container (``DependencyLifetime/shared``), on
-  /// every read (``DependencyLifetime/transient``), or given to the container
-  /// (``DependencyLifetime/input``).
+  /// every read (``DependencyLifetime/transient``), given to the container
+  /// (``DependencyLifetime/input``), or once per instance of a scope
+  /// (``DependencyLifetime/scoped(_:)``).
   static var lifetime: DependencyLifetime { get }
 }
 
@@ -114,6 +115,7 @@ public struct DependencyLifetime: Sendable, Hashable, CustomStringConvertible {
     case shared
     case transient
     case input
+    case scoped(ScopeType)
   }
 
   let kind: Kind
@@ -127,12 +129,13 @@ public struct DependencyLifetime: Sendable, Hashable, CustomStringConvertible {
   /// No default value: the container must be given one (see ``DependencyInputKey``).
   public static let input = DependencyLifetime(kind: .input)
 
-  /// The lifetime's name: `shared`, `transient` or `input`.
+  /// The lifetime's name: `shared`, `transient`, `input` or `scoped(Session)`.
   public var description: String {
     switch kind {
     case .shared: "shared"
     case .transient: "transient"
     case .input: "input"
+    case .scoped(let scope): "scoped(\(scope.name))"
     }
   }
 }

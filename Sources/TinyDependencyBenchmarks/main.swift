@@ -37,8 +37,8 @@ if CommandLine.arguments.contains("--prepare-only") {
 }
 
 // `--only reads,scopes`: just the sections named, for working on them. Section names:
-// baselines, reads, creation, scopes, firstReads, graph, async, preparedScopes, threads, memory,
-// builtins, allocations, factories.
+// baselines, reads, creation, scopes, firstReads, graph, async, preparedScopes, scopeInstances,
+// threads, memory, builtins, allocations, factories.
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
   index + 1 < CommandLine.arguments.count
     ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
@@ -55,6 +55,10 @@ if report.runs("firstReads") { measureFirstReads(report) }
 if report.runs("graph") { measureGraph(report) }
 if report.runs("async") { await measureAsyncKeys(report) }
 if report.runs("preparedScopes") { await measurePreparedScopes(report) }
+if report.runs("scopeInstances") {
+  await measureScopeInstances(report)
+  await measureScopeInstanceMemory(report)
+}
 if report.runs("threads") { measureThreads(report, rootModel: rootModel) }
 if report.runs("memory") { measureMemory(report) }
 if report.runs("builtins") { measureBuiltins(report) }

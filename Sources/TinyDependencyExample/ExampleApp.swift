@@ -9,7 +9,8 @@ public import TinyDependencyGraph
 public enum ExampleApp {
   /// Every key of the app, for its graph check (`TinyDependencyExampleGraph`).
   public static let keys: [any DependencyKey.Type] = [
-    IDGeneratorKey.self, LoggerKey.self, TodoStoreKey.self, WallClockKey.self,
+    DraftsKey.self, IDGeneratorKey.self, LoggerKey.self, SignedInUserKey.self, TodoStoreKey.self,
+    WallClockKey.self,
   ]
 
   /// Runs the demo and prints the graph of what it built; returns that graph.
@@ -23,6 +24,11 @@ public enum ExampleApp {
     await store.complete(milk.id)
     print("To-dos:")
     for line in await TodoReport().lines() {
+      print(line)
+    }
+    print("")
+    // A session per signed-in user: sign in, sign out, sign in as another user.
+    for line in await signInAndOut(["ada", "grace"], in: values) {
       print(line)
     }
     print("")

@@ -71,6 +71,10 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     /// The edge as `From -> To`.
     public var description: String { "\(from) -> \(to)" }
 
+    /// Whether `from` lives longer than `to`, a scoped key, and so would hold it captive (a
+    /// shared value reading a session's, a session's reading a checkout's).
+    public var isCaptive: Bool { from.lifetime.holdsCaptive(to.lifetime) }
+
     /// Orders edges by their source, then their target.
     public static func < (lhs: Edge, rhs: Edge) -> Bool {
       lhs.from == rhs.from ? lhs.to < rhs.to : lhs.from < rhs.from
@@ -234,7 +238,8 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     for node in nodes {
       lines.append("\(node.name) (\(node.lifetime))")
       while next < edges.count, edges[next].from == node {
-        lines.append("  -> \(edges[next].to.name)")
+        let captive = edges[next].isCaptive ? " (captive: \(edges[next].to.lifetime))" : ""
+        lines.append("  -> \(edges[next].to.name)" + captive)
         next += 1
       }
     }
@@ -257,29 +262,54 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// A Mermaid flowchart (`graph TD`), for Markdown that renders Mermaid.
+  /// A Mermaid flowchart (`graph TD`), for Markdown that renders Mermaid: each key with its
+  /// lifetime, scoped keys in a `subgraph` per scope (a parent scope's enclosing its
+  /// children's), captive edges dotted.
   public var mermaid: String {
     let ids = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1, "n\($0)") })
-    var lines = ["graph TD"]
-    for node in nodes {
-      let label = node.name.replacingAll("\"", with: "#quot;")
-        .replacingAll("<", with: "#lt;").replacingAll(">", with: "#gt;")
-      lines.append("  \(ids[node]!)[\"\(label)\"]")
+    func escaped(_ text: String) -> String {
+      text.replacingAll("\"", with: "#quot;").replacingAll("<", with: "#lt;")
+        .replacingAll(">", with: "#gt;")
     }
-    lines += edges.map { "  \(ids[$0.from]!) --> \(ids[$0.to]!)" }
+    var lines = ["graph TD"]
+    lines += scopeTree.render(
+      nodes: { "\(ids[$0]!)[\"\(escaped($0.name)) (\($0.lifetime))\"]" },
+      open: { "subgraph scope_\($0)[\"\($0)\"]" },
+      close: "end"
+    )
+    lines += edges.map {
+      "  \(ids[$0.from]!) \($0.isCaptive ? "-. captive .->" : "-->") \(ids[$0.to]!)"
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// A Graphviz DOT digraph, for `dot -Tsvg`.
+  /// A Graphviz DOT digraph, for `dot -Tsvg`: each key labelled with its lifetime, scoped keys
+  /// in a `cluster` per scope (a parent scope's enclosing its children's), captive edges red.
   public var dot: String {
-    func quoted(_ node: Node) -> String {
-      "\"" + node.name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    func escaped(_ text: String) -> String {
+      text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
     }
+    func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
     var lines = ["digraph Dependencies {", "  label=\"\(context) context\";", "  rankdir=TB;"]
-    lines += nodes.map { "  \(quoted($0));" }
-    lines += edges.map { "  \(quoted($0.from)) -> \(quoted($0.to));" }
+    lines += scopeTree.render(
+      nodes: { "\(quoted($0.name)) [label=\"\(escaped($0.name))\\n\($0.lifetime)\"];" },
+      open: { "subgraph \(quoted("cluster_\($0)")) { label=\(quoted($0));" },
+      close: "}"
+    )
+    lines += edges.map {
+      "  \(quoted($0.from.name)) -> \(quoted($0.to.name))"
+        + ($0.isCaptive ? " [color=red, label=\"captive\"];" : ";")
+    }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The nodes grouped by scope: those of no scope at the top, each scope's inside its
+  /// parent's.
+  private var scopeTree: ScopeTree {
+    var tree = ScopeTree()
+    for node in nodes { tree.insert(node, at: (node.lifetime.scopeChain ?? []).reversed()) }
+    return tree
   }
 
   /// The plain-text rendering.
@@ -326,5 +356,33 @@ extension String {
       }
     }
     return result
+  }
+}
+
+/// Nodes grouped by the scopes they are scoped to, nested as the scopes are.
+private struct ScopeTree {
+  var nodes: [DependencyGraph.Node] = []
+  var children: [String: ScopeTree] = [:]
+
+  mutating func insert(_ node: DependencyGraph.Node, at path: some Collection<String>) {
+    guard let first = path.first else { return nodes.append(node) }
+    children[first, default: ScopeTree()].insert(node, at: path.dropFirst())
+  }
+
+  /// The lines of this group, indented by `depth`: its nodes, then each scope inside it.
+  func render(
+    nodes line: (DependencyGraph.Node) -> String,
+    open: (String) -> String,
+    close: String,
+    depth: Int = 1
+  ) -> [String] {
+    let indent = String(repeating: "  ", count: depth)
+    var lines = nodes.map { indent + line($0) }
+    for name in children.keys.sorted() {
+      lines.append(indent + open(name))
+      lines += children[name]!.render(nodes: line, open: open, close: close, depth: depth + 1)
+      lines.append(indent + close)
+    }
+    return lines
   }
 }

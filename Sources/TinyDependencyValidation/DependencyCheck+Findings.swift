@@ -11,16 +11,16 @@ struct CheckInput {
 
 /// One function per kind of finding of ``DependencyCheck/validate(_:previews:configure:)``.
 extension DependencyCheck {
-  /// Every check that validation runs, in order. A new kind of check (captive dependencies and
-  /// scope hierarchy, once named scopes exist) is one more entry here, and one more
-  /// ``DependencyFinding/Kind``: the testing product's validator and the command-line check
-  /// both run this list.
+  /// Every check that validation runs, in order. A new kind of check is one more entry here, and
+  /// one more ``DependencyFinding/Kind``: the testing product's validator and the command-line
+  /// check both run this list.
   static let checks: [@Sendable (CheckInput) -> [DependencyFinding]] = [
     { missingTestValues($0.keys, traced: $0.traced) },
     { liveValuesInTests($0.keys, traced: $0.traced) },
     { cycles(in: $0.traced.graph) },
     { unsetInputs(in: $0.traced.graph) },
     { stalledKeys($0.traced) },
+    { captiveDependencies($0.keys, in: $0.traced.graph) },
     { input in input.preview.map { missingPreviewValues(input.keys, preview: $0) } ?? [] },
   ]
 

@@ -53,6 +53,8 @@ public struct DependencyFinding: Sendable, Hashable, Comparable, CustomStringCon
     case missingPreviewValue = "missing previewValue"
     /// Resolving the key did not finish.
     case stalled = "stalled"
+    /// A value that lives longer reads a key of a shorter scope (`.scoped`), holding it captive.
+    case captiveDependency = "captive dependency"
 
     /// The kind's name, as the report shows it.
     public var description: String { rawValue }

@@ -28,6 +28,7 @@ struct DocCArticlesTests {
     "DocCExamples+TinyDependencyValidation.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
     "GuideExamples+Factories.swift",
+    "GuideExamples+Sessions.swift",
     // Reference material that README.md showed before it became a front door.
     "ReadmeExamples.swift",
   ]

@@ -90,6 +90,7 @@ struct DocumentationTests {
     mainActorApp,
     "GuideExamples+Builtins.swift",
     "GuideExamples+Factories.swift",
+    "GuideExamples+Sessions.swift",
   ]
 
   @Test(arguments: [

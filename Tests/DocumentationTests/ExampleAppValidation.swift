@@ -13,13 +13,14 @@ struct ExampleAppKeyTests {
   @Test func listedKeys() {
     DependencyValidator.check([
       WallClockKey.self, IDGeneratorKey.self, LoggerKey.self, TodoStoreKey.self,
+      SignedInUserKey.self, DraftsKey.self,
     ])
   }
 
   @Test func everyKeyOfTheAppModule() throws {
     let keys = try #require(DependencyValidator.discoveredKeys())
     let appKeys = keys.filter { _typeName($0).hasPrefix("TinyDependencyExample.") }
-    #expect(appKeys.count == 4)
+    #expect(appKeys.count == 6)
     let report = DependencyValidator.validate(appKeys)
     #expect(report.isComplete, "\(report)")
   }

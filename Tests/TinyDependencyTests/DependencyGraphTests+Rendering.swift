@@ -31,10 +31,10 @@ struct DependencyGraphRenderingTests {
     #expect(
       DependencyGraph.trace([AppKey.self]).mermaid == """
         graph TD
-          n0["APIKey"]
-          n1["AppKey"]
-          n2["ClockKey"]
-          n3["StoreKey"]
+          n0["APIKey (shared)"]
+          n1["AppKey (shared)"]
+          n2["ClockKey (transient)"]
+          n3["StoreKey (shared)"]
           n0 --> n2
           n1 --> n0
           n1 --> n3
@@ -50,10 +50,10 @@ struct DependencyGraphRenderingTests {
         digraph Dependencies {
           label="preview context";
           rankdir=TB;
-          "APIKey";
-          "AppKey";
-          "ClockKey";
-          "StoreKey";
+          "APIKey" [label="APIKey\\nshared"];
+          "AppKey" [label="AppKey\\nshared"];
+          "ClockKey" [label="ClockKey\\ntransient"];
+          "StoreKey" [label="StoreKey\\nshared"];
           "APIKey" -> "ClockKey";
           "AppKey" -> "APIKey";
           "AppKey" -> "StoreKey";
@@ -77,7 +77,7 @@ struct DependencyGraphRenderingTests {
 
   @Test func genericNamesAreEscapedInMermaid() {
     let graph = DependencyGraph.trace([GenericKey<Int>.self])
-    #expect(graph.mermaid.contains(#"n0["GenericKey#lt;Int#gt;"]"#))
+    #expect(graph.mermaid.contains(#"n0["GenericKey#lt;Int#gt; (shared)"]"#))
   }
 
   // MARK: - Names

@@ -104,7 +104,7 @@ struct TodoStoreTests {
     )
     #expect(
       result.standardOutput.hasSuffix(
-        "graph TD\n  n0[\"IDGeneratorKey\"]\n  n1[\"LoggerKey\"]\n  n2[\"TodoStoreKey\"]\n  n3[\"WallClockKey\"]\n  n2 --> n0\n  n2 --> n1\n  n2 --> n3\n"
+        "graph TD\n  n0[\"IDGeneratorKey (shared)\"]\n  n1[\"LoggerKey (shared)\"]\n  n2[\"TodoStoreKey (shared)\"]\n  n3[\"WallClockKey (shared)\"]\n  n2 --> n0\n  n2 --> n1\n  n2 --> n3\n"
       )
     )
   }

@@ -134,7 +134,7 @@ struct DependencyCheckTests {
   @Test func mermaidAndDotAreTheGraphsRenderings() {
     let mermaid = DependencyCheck.run(["--format", "mermaid"], keys: cleanKeys)
     #expect(mermaid.output.hasPrefix("graph TD\n"))
-    #expect(mermaid.output.contains("[\"ClientKey\"]"))
+    #expect(mermaid.output.contains("[\"ClientKey (shared)\"]"))
     let dot = DependencyCheck.run(["--format", "dot"], keys: cleanKeys)
     #expect(dot.output.hasPrefix("digraph Dependencies {\n"))
     #expect(dot.output.contains("\"ClientKey\" -> \"EndpointKey\";"))

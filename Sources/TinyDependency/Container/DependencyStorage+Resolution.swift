@@ -11,18 +11,28 @@ extension DependencyStorage {
     in values: DependencyValues
   ) -> Key.Value {
     freeze()
-    if Key.lifetime.kind == .transient {
+    let lifetime = Key.lifetime.kind
+    if lifetime == .transient {
       let frame = makeFrame(for: Key.self, reader: values.frame)
       let (box, trace) = build(Key.self, frame: frame, in: values)
       values.frame?.record(Key.self, inputs: trace.inputs, hold: trace.hold)
       return box.unbox(as: Key.Value.self)
     }
+    // A scoped key's value is kept by its scope's nearest instance, and shared no higher.
+    var limit: DependencyStorage?
+    if case .scoped(let scope) = lifetime { limit = owner(of: scope, for: Key.self) }
     // The keys this scope prepared itself, read with its entries: `lookAbove` counts them as
     // changed here.
     var prepared: Set<ObjectIdentifier>?
     // With no scope around to ask (`lookAbove` would answer "build here"), the first look
     // claims the build: one lock and one lookup fewer on every first read of a root.
-    var step = lookHere(Key.self, id, claiming: parent == nil || choosesContext, &prepared, values)
+    var step = lookHere(
+      Key.self,
+      id,
+      claiming: parent == nil || choosesContext || self === limit,
+      &prepared,
+      values
+    )
     // How often a claim was given back because a sibling reached the scope above first.
     var lateLooks = 0
     while true {
@@ -39,10 +49,10 @@ extension DependencyStorage {
         step = lookHere(Key.self, id, claiming: false, &prepared, values)
 
       case .build(let frame):
-        step = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, in: values))
+        step = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, limit, in: values))
 
       case .lookAbove:
-        switch lookAbove(for: id, prepared: prepared) {
+        switch lookAbove(for: id, prepared: prepared, upTo: limit) {
         case .share(let built):
           step = state.withLock { state in
             if state.entries[id] == nil { adopt(built, as: id, in: &state) }
@@ -63,7 +73,7 @@ extension DependencyStorage {
           guard case .build(let frame) = step, let highest else { continue }
           if highest.mark(id, buildingBy: frame) {
             step = .reuse(
-              finishBuild(Key.self, id: id, frame: frame, marked: highest, in: values)
+              finishBuild(Key.self, id: id, frame: frame, marked: highest, limit, in: values)
             )
           } else if lateLooks < Self.lateLookLimit {
             // A sibling scope's build or value reached `highest` after `lookAbove` looked:
@@ -116,6 +126,7 @@ extension DependencyStorage {
     id: ObjectIdentifier,
     frame: BuildFrame,
     marked: DependencyStorage?,
+    _ limit: DependencyStorage?,
     in values: DependencyValues
   ) -> BuiltValue {
     let (box, trace) = build(Key.self, frame: frame, in: values)
@@ -131,7 +142,9 @@ extension DependencyStorage {
       return state.lifecycle?.prepared
     }
     state.broadcast()
-    share(built, as: id, builtBy: frame, marked: marked, prepared: prepared)
+    share(built, as: id, builtBy: frame, marked: marked, prepared: prepared, upTo: limit)
+    // Built while its instance ended: later reads stop as after the end.
+    if limit?.instance?.isEnded == true { built.box.retire() }
     return built
   }
 

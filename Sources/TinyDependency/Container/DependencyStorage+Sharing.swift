@@ -22,8 +22,12 @@ extension DependencyStorage {
   /// What the scopes around offer for `id`, given the keys this scope `prepared`. A build in
   /// progress there whose value this scope could not use (it already read a key changed in
   /// between) is not waited for.
-  func lookAbove(for id: ObjectIdentifier, prepared: Set<ObjectIdentifier>?) -> Above {
-    guard !choosesContext else { return .build(highest: nil) }
+  func lookAbove(
+    for id: ObjectIdentifier,
+    prepared: Set<ObjectIdentifier>?,
+    upTo limit: DependencyStorage? = nil
+  ) -> Above {
+    guard !choosesContext, self !== limit else { return .build(highest: nil) }
     var changed = changedKeys
     changed.add(prepared)
     var highest: DependencyStorage?
@@ -61,7 +65,7 @@ extension DependencyStorage {
       case nil:
         if announcing { highest = ancestor }
       }
-      if ancestor.choosesContext { break }
+      if ancestor.choosesContext || ancestor === limit { break }
       changed.formUnion(ancestor.changedKeys)
       changed.add(preparedThere)
       node = ancestor.parent
@@ -76,10 +80,11 @@ extension DependencyStorage {
     as id: ObjectIdentifier,
     builtBy frame: BuildFrame,
     marked: DependencyStorage?,
-    prepared: Set<ObjectIdentifier>?
+    prepared: Set<ObjectIdentifier>?,
+    upTo limit: DependencyStorage?
   ) {
     var target: DependencyStorage?
-    if !choosesContext && built.hold == .none {
+    if !choosesContext && built.hold == .none && self !== limit {
       var changed = changedKeys
       changed.add(prepared)
       var node = parent
@@ -89,7 +94,7 @@ extension DependencyStorage {
         }
         if retired { break }
         target = ancestor
-        if ancestor.choosesContext { break }
+        if ancestor.choosesContext || ancestor === limit { break }
         changed.formUnion(ancestor.changedKeys)
         changed.add(preparedThere)
         node = ancestor.parent

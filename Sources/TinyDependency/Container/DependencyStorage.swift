@@ -12,7 +12,7 @@
 ///
 /// `@unchecked Sendable`: the mutable state shared between threads lives in `state`, behind its
 /// lock (made on first use on Linux, see `LockFree.swift`), and in the atomic `builtIndex` and
-/// frozen flag. `parent`, `overrides`, `changedKeys`, `context`, `choosesContext` and
+/// frozen flag. `parent`, `overrides`, `changedKeys`, `context`, `choosesContext`, `instance` and
 /// `reportsLiveFallbacks` are written only while the storage is uniquely referenced and not yet
 /// frozen (see `DependencyValues.prepareToMutate()`), that is, before any other thread can see
 /// it; afterwards they are immutable, which is also why they skip dynamic exclusivity checks.
@@ -48,6 +48,9 @@ final class DependencyStorage: @unchecked Sendable {
   /// Whether a test value that falls back to the live default is reported as an issue.
   @exclusivity(unchecked)
   private(set) var reportsLiveFallbacks = false
+  /// Set when the storage is an instance of a named scope (`beginScope`), before it is shared.
+  @exclusivity(unchecked)
+  var instance: ScopeInstance?
 
   /// Made on first use on Linux: a scope that only reads overrides never needs it.
   let state = LazyLocked<StorageState>()
@@ -177,7 +180,7 @@ final class DependencyStorage: @unchecked Sendable {
   private func skipOverwrittenParents() {
     var inherited: [BuiltValue] = []
     while isKnownUniquelyReferenced(&parent), let skipped = parent, let above = skipped.parent,
-      !skipped.choosesContext,
+      !skipped.choosesContext, skipped.instance == nil,
       skipped.changedKeys.isSubset(of: changedKeys) || !skipped.hasLifecycle
     {
       inherited += skipped.valuesToShare(below: changedKeys)

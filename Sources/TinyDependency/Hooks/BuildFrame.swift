@@ -93,6 +93,7 @@ package final class BuildFrame: @unchecked Sendable {
     hold: ScopeHold = .none
   ) {
     let key = ObjectIdentifier(keyType)
+    Diagnostics.checkCaptive(self, reading: keyType)
     withState { state in
       guard !state.isFinished else { return }
       // A value holding a capture carries its scope into whatever holds it.

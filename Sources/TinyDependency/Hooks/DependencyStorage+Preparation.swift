@@ -97,13 +97,15 @@ extension DependencyStorage {
   /// The values built here that the storages this one derives from don't share, and that the
   /// user did not hand in.
   var ownBuiltValues: [BuiltValue] {
+    // A storage that holds no value: no walk through the ones above.
+    guard state.lockedIfMade != nil, case let own = builtValues, !own.isEmpty else { return [] }
     var inherited = state.withLock { $0.lifecycle?.handedIn ?? [] }
     var node = parent
     while let ancestor = node {
       for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
       node = ancestor.parent
     }
-    return builtValues.filter { !inherited.contains(ObjectIdentifier($0.box)) }
+    return own.filter { !inherited.contains(ObjectIdentifier($0.box)) }
   }
 }
 
@@ -114,8 +116,8 @@ func stopReadAfterShutdown<Key: DependencyKey>(
 ) -> Never {
   let name = Key.debugName
   let message = """
-    TinyDependency: \(name) was read after `shutdown()` shut it down (or a value it read) in \
-    the \(context) context; what it holds is gone.
+    TinyDependency: \(name) was read after `shutdown()` shut it down (or a value it read), or \
+    after its scope instance ended, in the \(context) context; what it holds is gone.
     Read dependencies only before `shutdown()`: finish or cancel the work that reads \(name) \
     (requests, background tasks) first, then shut down.
     """

@@ -170,7 +170,7 @@ extension DependencyValues {
 
   /// The lifecycle's object for this container, if one was made.
   package func existingAttachment<T: AnyObject & Sendable>(as type: T.Type) -> T? {
-    storage.state.withLock { $0.lifecycle?.attachment as? T }
+    storage.state.lockedIfMade?.withLock { $0.lifecycle?.attachment as? T }
   }
 }
 
@@ -183,5 +183,27 @@ package enum PreparedOnlyKeys {
   /// Whether a trace found the key with this identity to be an async key.
   package static func contains(_ id: ObjectIdentifier) -> Bool {
     ids.withLock { $0.contains(id) }
+  }
+}
+
+extension DependencyValues {
+  /// Ends this container's scope instance, once: marks it ended (runs and reads of its scoped
+  /// values stop), takes it from the instance around it, and keeps what `make` returns, given
+  /// the instances still open inside it (latest first); later calls return that. Nil when the
+  /// container is no scope instance.
+  package func endScopeInstance<T: AnyObject & Sendable>(
+    _ make: ([DependencyValues]) -> T
+  ) -> T? {
+    guard let instance = storage.instance else { return nil }
+    let (ending, first) = instance.withState { state in
+      if let existing = state.ending as? T { return (existing, false) }
+      let made = make(state.children.reversed())
+      (state.ended, state.ending, state.children) = (true, made, [])
+      return (made, true)
+    }
+    if first {
+      instance.parent?.withState { $0.children.removeAll { $0.storage === storage } }
+    }
+    return ending
   }
 }

@@ -1,0 +1,128 @@
+/// A scope type as a value: its identity, name and parent, for storages and messages.
+///
+/// `@unchecked Sendable`: a metatype is an immutable, process-wide identity.
+struct ScopeType: @unchecked Sendable, Hashable {
+  let type: any DependencyScope.Type
+
+  init(_ type: any DependencyScope.Type) { self.type = type }
+
+  var name: String { _typeName(type, qualified: false) }
+  /// The scope it is begun in; nil for one begun at the root.
+  var parent: ScopeType? { type.parentScope == RootScope.self ? nil : ScopeType(type.parentScope) }
+
+  static func == (lhs: ScopeType, rhs: ScopeType) -> Bool { lhs.type == rhs.type }
+  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(type)) }
+}
+
+extension DependencyScope {
+  static var parentScope: any DependencyScope.Type { Parent.self }
+}
+
+/// An open (or ended) instance of a scope: the mark of the storage its values are built in.
+///
+/// `@unchecked Sendable`: the scope and parent are immutable; `state` is only touched inside
+/// `lock.withLock` (``withState(_:)``), beside its lock so that the instance is one allocation.
+final class ScopeInstance: @unchecked Sendable {
+  struct State {
+    var ended = false
+    /// The instances begun inside this one that are still open, oldest first.
+    var children: [DependencyValues] = []
+    /// What TinyDependencyLifecycle's `end()` keeps: the first end's outcome.
+    var ending: (any AnyObject & Sendable)?
+  }
+
+  let scope: ScopeType
+  /// The nearest instance around this one, which ends it first when it ends.
+  let parent: ScopeInstance?
+  private var state = State()
+  private let lock = FrameLock()
+
+  /// Runs `body` with the lock held and the state borrowed mutably; `body` runs no user code.
+  func withState<R>(_ body: (inout State) -> R) -> R { lock.withLock { body(&state) } }
+
+  /// An instance of `scope` begun in `storage`; stops if its parent scope has no open instance
+  /// there, or the instance around is ended.
+  init(_ scope: ScopeType, in storage: DependencyStorage) {
+    (self.scope, parent) = (scope, storage.owner { _ in true }?.instance)
+    if let required = scope.parent, storage.owner(where: { $0.scope == required }) == nil {
+      stopWithMessage(
+        "TinyDependency: \(scope.name) was begun where no instance of its parent scope "
+          + "\(required.name) is open. Fix: begin it inside a \(required.name) instance, or "
+          + "declare `typealias Parent = RootScope` in \(scope.name)."
+      )
+    }
+    parent?.stopIfEnded()
+  }
+
+  var isEnded: Bool { withState { $0.ended } }
+
+  /// Stops when the instance was ended: nothing runs or is built in it any more.
+  func stopIfEnded(reading key: String? = nil) {
+    guard isEnded else { return }
+    let what = key.map { "\($0) (scoped to \(scope.name)) was read" } ?? "run"
+    stopWithMessage(
+      "TinyDependency: \(what) after its \(scope.name) instance ended; what it held is gone. "
+        + "Fix: finish an instance's work before `end()`; begin a new one with `beginScope`."
+    )
+  }
+}
+
+extension DependencyStorage {
+  /// Marks this storage, not shared yet, as `instance`, which the instance around it ends.
+  func begin(_ instance: ScopeInstance) {
+    self.instance = instance
+    freeze()
+    instance.parent?.withState { $0.children.append(DependencyValues(storage: self)) }
+  }
+
+  /// The nearest storage at or above this one whose instance `matches`.
+  func owner(where matches: (ScopeInstance) -> Bool) -> DependencyStorage? {
+    var node: DependencyStorage? = self
+    while let storage = node {
+      if let instance = storage.instance, matches(instance) { return storage }
+      node = storage.parent
+    }
+    return nil
+  }
+
+  /// The storage that keeps `Key`'s values of `scope` for reads here: the nearest instance of
+  /// it. Outside any, the read stops, or in tests records an issue and builds in the root (nil).
+  func owner<Key: DependencyKey>(of scope: ScopeType, for key: Key.Type) -> DependencyStorage? {
+    if let owner = owner(where: { $0.scope == scope }) {
+      owner.instance?.stopIfEnded(reading: Key.debugName)
+      return owner
+    }
+    let message =
+      "\(Key.debugName) is scoped to \(scope.name), but was read where no instance of "
+      + "\(scope.name) is open, in the \(context) context. Fix: read it inside one: "
+      + "`DependencyValues.current.beginScope(\(scope.name).self)` then `run { … }`, or "
+      + "`withDependencyScope(\(scope.name).self)`."
+    Diagnostics.report(message, stops: recorder == nil, context: context)
+    return nil
+  }
+}
+
+extension Diagnostics {
+  /// Reports `message`: as an issue in the test context, else by stopping, when `stops`.
+  static func report(_ message: String, stops: Bool, context: DependencyContext) {
+    guard stops else { return }
+    if context == .test { return IssueReporter.report(message) }
+    stopWithMessage("TinyDependency: " + message)
+  }
+
+  /// Reports that the build of `frame` reads `key`, which lives shorter: stops, or in tests
+  /// records an issue. While tracing, the graph and validator report it instead.
+  static func checkCaptive(_ frame: BuildFrame, reading key: any DependencyKey.Type) {
+    guard case .scoped(let inner) = key.lifetime.kind,
+      frame.keyType.lifetime.holdsCaptive(key.lifetime)
+    else { return }
+    let (outer, name) = (frame.keyName, _typeName(key, qualified: false))
+    let path = (frame.activeReaderChain.map(\.keyName) + [name]).joined(separator: " -> ")
+    let message =
+      "captive dependency in the \(frame.context) context: \(outer) "
+      + "(\(frame.keyType.lifetime)) reads \(name) (\(key.lifetime)) while it is built: \(path). "
+      + "It outlives every \(inner.name) instance, so it would keep the first one's \(name). "
+      + "Fix: declare \(outer) `.scoped(\(inner.name).self)`, or read \(name) where it is used."
+    report(message, stops: frame.recorder == nil, context: frame.context)
+  }
+}

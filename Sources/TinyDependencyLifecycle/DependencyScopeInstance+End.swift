@@ -1,0 +1,119 @@
+public import TinyDependency
+
+extension DependencyScopeInstance {
+  /// Ends the instance: first the instances begun inside it that are still open, latest
+  /// first, then its own values, shut down as ``TinyDependency/DependencyValues/shutdown()``
+  /// does (a value before the values it read, each once, failures collected).
+  ///
+  /// Values the instance shares with the scope around it and values set on it are not shut
+  /// down. Afterwards, `run` and reads of the instance's values stop, naming the key. A second
+  /// call, or a concurrent one, returns the first one's outcome.
+  ///
+  /// - Parameter isolation: The actor the call returns on; the caller's by default. An instance
+  ///   with nothing to shut down ends without leaving it.
+  /// - Returns: The keys whose values were shut down, the inner instances' first.
+  /// - Throws: A ``ShutdownError`` listing each value whose shutdown threw, after all ran.
+  @discardableResult
+  public func end(isolation: isolated (any Actor)? = #isolation) async throws -> ShutdownReport {
+    try await values.endInstance(isolation: isolation)
+  }
+}
+
+/// Begins an instance of `scope` with `update`'s overrides, runs `operation` in it, and ends
+/// it, whether `operation` returned or threw.
+///
+/// ```swift
+/// try await withDependencyScope(Session.self) {
+///   $0.userName = "ada"
+/// } operation: {
+///   try await checkOut()
+/// }  // the session's own values are shut down here
+/// ```
+///
+/// - Parameters:
+///   - scope: The scope to begin an instance of.
+///   - isolation: The actor the operation runs on; the caller's by default.
+///   - update: Sets the instance's own values.
+///   - operation: The work to run in the instance.
+/// - Returns: What `operation` returns.
+/// - Throws: What `operation` throws, or else a ``ShutdownError`` if a value's shutdown threw.
+public func withDependencyScope<S: DependencyScope, R>(
+  _ scope: S.Type,
+  isolation: isolated (any Actor)? = #isolation,
+  _ update: (inout DependencyValues) throws -> Void = { _ in },
+  operation: () async throws -> R
+) async throws -> R {
+  let instance = try DependencyValues.current.beginScope(S.self, update)
+  let result: Result<R, any Error>
+  do {
+    result = .success(try await instance.run(isolation: isolation, operation))
+  } catch {
+    result = .failure(error)
+  }
+  do {
+    try await instance.end()
+  } catch {
+    if case .success = result { throw error }
+  }
+  return try result.get()
+}
+
+/// The first `end()` of an instance, which later ones await: its task, or, for an instance
+/// with nothing to shut down, its report.
+final class ScopeEnding: Sendable {
+  let task: Task<ShutdownReport, any Error>?
+  let report: ShutdownReport?
+
+  init(task: Task<ShutdownReport, any Error>?, report: ShutdownReport? = nil) {
+    (self.task, self.report) = (task, report)
+  }
+
+  /// The end of an instance that had nothing to shut down: one for all of them.
+  static let nothingToShutDown = ScopeEnding(
+    task: nil,
+    report: ShutdownReport(order: [], failures: [], retired: [])
+  )
+}
+
+extension DependencyValues {
+  /// Ends this container's scope instance once (a plain container is shut down).
+  func endInstance(isolation: isolated (any Actor)? = #isolation) async throws -> ShutdownReport {
+    let values = self
+    let ending = endScopeInstance { children in
+      // Nothing prepared, nothing to shut down, nothing inside: retire its values and be done.
+      let own = values.ownBuiltValues
+      if children.isEmpty, Lifecycle.existing(values) == nil,
+        !own.contains(where: { $0.anyValue is any DependencyShutdown })
+      {
+        if !own.isEmpty { values.retire(Set(own.map(\.key.id))) }
+        return ScopeEnding.nothingToShutDown
+      }
+      return ScopeEnding(task: Task { try await values.end(children) })
+    }
+    guard let ending else { return try await shutdown() }
+    if let report = ending.report { return report }
+    return try await ending.task!.value
+  }
+
+  /// Ends `children`, then shuts down this instance's own values and retires every one of them.
+  private func end(_ children: [DependencyValues]) async throws -> ShutdownReport {
+    var (order, failures) = ([String](), [ShutdownReport.Failure]())
+    var retired: Set<ObjectIdentifier> = []
+    for values in children + [self] {
+      let report: ShutdownReport
+      let isSame = values.isSameContainer(as: self)
+      do {
+        report = try await isSame ? shutdown() : values.endInstance()
+      } catch let error as ShutdownError {
+        report = error.report
+      }
+      order += report.order
+      failures += report.failures
+      if isSame { retired = report.retired }
+    }
+    retire(Set(ownBuiltValues.map(\.key.id)))
+    let report = ShutdownReport(order: order, failures: failures, retired: retired)
+    if !failures.isEmpty { throw ShutdownError(report: report) }
+    return report
+  }
+}

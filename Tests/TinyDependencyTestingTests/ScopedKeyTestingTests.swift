@@ -1,0 +1,107 @@
+import Dispatch
+import Testing
+import TinyDependency
+import TinyDependencyLifecycle
+import TinyDependencyTesting
+import TinyDependencyValidation
+
+/// Issue 35, items 2 and 3 under a test: misuse of a scoped key records an issue at the read
+/// and the test goes on; the validator finds captive dependencies before anything runs.
+@Suite("Scoped keys in tests: issues at the read, captive dependencies found by the validator")
+struct ScopedKeyTestingTests {
+  @Test func theValidatorReportsACaptiveDependencyWithItsPathWithoutBuildingLiveValues() throws {
+    let report = DependencyValidator.validate([ShellKey.self])
+    let finding = try #require(report.findings.first { $0.kind == .captiveDependency })
+    #expect(finding.key == "AnalyticsKey")
+    #expect(finding.path == ["ShellKey", "AnalyticsKey", "LoginCartKey"])
+    #expect(finding.message.contains("(shared) reads LoginCartKey (scoped(Login))"))
+    #expect(finding.message.contains("`.scoped(Login.self)`"))
+    #expect(report.findings.count == 1)
+    #expect(LiveBuilds.count.value == 0)
+  }
+
+  @Test func aReadOutsideAnyInstanceRecordsAnIssueAndBuildsInTheTestsRoot() {
+    var first: Cart?
+    var second: Cart?
+    withKnownIssue {
+      first = DependencyValues.current[LoginCartKey.self]
+      second = DependencyValues.current[LoginCartKey.self]
+    } matching: { issue in
+      issue.description.contains("LoginCartKey is scoped to Login, but was read where no instance")
+    }
+    #expect(first != nil && first === second)
+  }
+
+  @Test func aCaptiveReadInATestRecordsAnIssueAndGoesOn() {
+    let login = DependencyValues.current.beginScope(Login.self)
+    withKnownIssue {
+      _ = login.values[AnalyticsKey.self]
+    } matching: { issue in
+      issue.description.contains("captive dependency in the test context: AnalyticsKey (shared)")
+    }
+  }
+
+  /// Cases running in parallel, each in its own test root with a session of its own.
+  @Test(arguments: 0..<6)
+  func parallelCasesEachWithASessionNeverShare(user: Int) async throws {
+    let login = DependencyValues.current.beginScope(Login.self) { $0[LoginUserKey.self] = user }
+    let cart = login.values[LoginCartKey.self]
+    await Task.yield()
+    #expect(cart.user == user)
+    #expect(login.values[LoginCartKey.self] === cart)
+    try await login.end()
+  }
+}
+
+enum Login: DependencyScope {}
+
+final class Cart: Sendable {
+  let user: Int
+  init(user: Int) { self.user = user }
+}
+
+/// Counts builds of live values, which validation must never make.
+enum LiveBuilds {
+  static let count = Counted()
+}
+
+/// `@unchecked Sendable`: `value` is only touched on `queue`.
+final class Counted: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "Counted")
+  private var stored = 0
+  func add() { queue.sync { stored += 1 } }
+  var value: Int { queue.sync { stored } }
+}
+
+enum LoginUserKey: DependencyKey {
+  static var defaultValue: Int {
+    LiveBuilds.count.add()
+    return -1
+  }
+  static var testValue: Int { 0 }
+}
+
+enum LoginCartKey: DependencyKey {
+  static var defaultValue: Cart {
+    LiveBuilds.count.add()
+    return Cart(user: -1)
+  }
+  static var testValue: Cart { Cart(user: DependencyValues.current[LoginUserKey.self]) }
+  static var lifetime: DependencyLifetime { .scoped(Login.self) }
+}
+
+enum AnalyticsKey: DependencyKey {
+  static var defaultValue: Int {
+    LiveBuilds.count.add()
+    return 0
+  }
+  static var testValue: Int { DependencyValues.current[LoginCartKey.self].user }
+}
+
+enum ShellKey: DependencyKey {
+  static var defaultValue: Int {
+    LiveBuilds.count.add()
+    return 0
+  }
+  static var testValue: Int { DependencyValues.current[AnalyticsKey.self] }
+}
