@@ -6,13 +6,15 @@ public struct pthread_attr_t { public init() {} }
 public struct _opaque_pthread_t {}
 public typealias pthread_t = UnsafeMutablePointer<_opaque_pthread_t>
 public typealias pthread_key_t = UInt
-public struct pthread_mutexattr_t {}
+public struct pthread_mutexattr_t { public init() {} }
 public struct pthread_condattr_t {}
 public struct timespec { public var tv_sec: Int; public var tv_nsec: Int; public init() { tv_sec = 0; tv_nsec = 0 }; public init(tv_sec: Int, tv_nsec: Int) { self.tv_sec = tv_sec; self.tv_nsec = tv_nsec } }
 public struct clockid_t: Equatable { public init(_ v: UInt32) {} }
 public let CLOCK_MONOTONIC = clockid_t(6)
 public var ETIMEDOUT: Int32 { 60 }
-public func pthread_mutex_init(_ m: UnsafeMutablePointer<pthread_mutex_t>!, _ a: UnsafePointer<pthread_mutexattr_t>!) -> Int32 { 0 }
+// Darwin's takes `UnsafePointer<pthread_mutexattr_t>!`, to which a mutable pointer converts; the
+// conversion is an intrinsic this type-check-only setup lacks.
+public func pthread_mutex_init(_ m: UnsafeMutablePointer<pthread_mutex_t>!, _ a: UnsafeMutablePointer<pthread_mutexattr_t>!) -> Int32 { 0 }
 public func pthread_mutex_destroy(_ m: UnsafeMutablePointer<pthread_mutex_t>!) -> Int32 { 0 }
 public func pthread_mutex_lock(_ m: UnsafeMutablePointer<pthread_mutex_t>!) -> Int32 { 0 }
 public func pthread_mutex_unlock(_ m: UnsafeMutablePointer<pthread_mutex_t>!) -> Int32 { 0 }
@@ -40,3 +42,8 @@ public func os_unfair_lock_trylock(_ l: os_unfair_lock_t) -> Bool { true }
 public func pthread_create(_ t: inout pthread_t?, _ a: UnsafePointer<pthread_attr_t>!, _ f: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?, _ arg: UnsafeMutableRawPointer?) -> Int32 { 0 }
 public func pthread_detach(_ t: pthread_t) -> Int32 { 0 }
 public func sleep(_ s: UInt32) -> UInt32 { 0 }
+public func pthread_mutexattr_init(_ a: UnsafeMutablePointer<pthread_mutexattr_t>!) -> Int32 { 0 }
+public func pthread_mutexattr_destroy(_ a: UnsafeMutablePointer<pthread_mutexattr_t>!) -> Int32 { 0 }
+public func pthread_mutexattr_settype(_ a: UnsafeMutablePointer<pthread_mutexattr_t>!, _ t: Int32) -> Int32 { 0 }
+public var PTHREAD_MUTEX_RECURSIVE: Int32 { 2 }
+public func pthread_exit(_ value: UnsafeMutableRawPointer?) -> Never { fatalError() }

@@ -41,15 +41,19 @@ struct LockPrimitives {
   /// by the thread that holds it.
   static func initialize(_ pointer: UnsafeMutablePointer<LockPrimitives>, recursive: Bool = false) {
     pointer.initialize(to: LockPrimitives())
-    var kind = pthread_mutexattr_t()
-    var status = pthread_mutexattr_init(&kind)
-    defer { pthread_mutexattr_destroy(&kind) }
-    if status == 0 && recursive {
-      status = pthread_mutexattr_settype(&kind, Int32(PTHREAD_MUTEX_RECURSIVE))
+    // The attributes in a buffer of their own: a pointer, never an `inout` conversion.
+    withUnsafeTemporaryAllocation(of: pthread_mutexattr_t.self, capacity: 1) { buffer in
+      let kind = buffer.baseAddress!
+      checked(pthread_mutexattr_init(kind), "pthread_mutexattr_init")
+      defer { checked(pthread_mutexattr_destroy(kind), "pthread_mutexattr_destroy") }
+      if recursive {
+        checked(
+          pthread_mutexattr_settype(kind, Int32(PTHREAD_MUTEX_RECURSIVE)),
+          "pthread_mutexattr_settype"
+        )
+      }
+      checked(pthread_mutex_init(mutex(pointer), kind), "pthread_mutex_init")
     }
-    precondition(status == 0, "pthread_mutexattr_init or _settype failed: \(status)")
-    status = pthread_mutex_init(mutex(pointer), &kind)
-    precondition(status == 0, "pthread_mutex_init failed: \(status)")
     #if canImport(Darwin)
       let conditionStatus = pthread_cond_init(condition(pointer), nil)
     #else
