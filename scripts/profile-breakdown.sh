@@ -112,7 +112,7 @@ runtime_part() {
             sub(/ \[[^]]*\]$/, "")
             printf "%10.1f  %s\n", count / n, $0
           }' | demangle |
-        grep -v -E 'PROGRAM TOTALS|libc-start|libc_start|below main|async_Main|_main$|Cases\+Callgrind|callgrindCases|@convention\(thin\) @async|@in_guaranteed @callee_guaranteed @substituted' |
+        grep -v -E 'PROGRAM TOTALS|libc-start|libc_start|below main|async_Main|_main$|Cases\+Callgrind|callgrindCases|thunk for @|partial apply for closure #2 in $|future_adapter|runJobInEstablished|swift_job_run|\?\?\?:0x0|main\.swift:' |
         sed -e "s|$repo/Sources/||" -e 's|^\( *[0-9.]*  \)\./[^:]*/|\1|' | head -n "$top" | cut -c1-150
     done
   done
