@@ -24,6 +24,19 @@ if let child = AllocationCounter.child, let setUp = allocationCases[child.name] 
   }
 }
 
+// `--callgrind <case> <n>`: one operation `n` times, for `scripts/profile-breakdown.sh`.
+if let index = CommandLine.arguments.firstIndex(of: "--callgrind"),
+  index + 2 < CommandLine.arguments.count
+{
+  let name = CommandLine.arguments[index + 1]
+  guard let setUp = callgrindCases[name], let count = Int(CommandLine.arguments[index + 2]) else {
+    print("unknown case \(name); cases: \(callgrindCases.keys.sorted().joined(separator: ", "))")
+    exit(2)
+  }
+  setUp { operation in callgrindMeasuredLoop(count, operation) }
+  exit(0)
+}
+
 // `--prepare-only`: just the preparation cases, for working on them.
 if CommandLine.arguments.contains("--prepare-only") {
   for _ in 0..<3 {
