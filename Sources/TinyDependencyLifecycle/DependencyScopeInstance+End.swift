@@ -2,7 +2,7 @@ public import TinyDependency
 
 extension DependencyScopeInstance {
   /// Ends the instance: first the instances begun inside it that are still open, latest
-  /// first, then its own values, shut down as ``TinyDependency/DependencyValues/shutdown()``
+  /// first, then its own values, shut down as ``TinyDependency/DependencyValues/shutdown(gracePeriod:)``
   /// does (a value before the values it read, each once, failures collected).
   ///
   /// Values the instance shares with the scope around it and values set on it are not shut
