@@ -16,8 +16,21 @@ enum TraceThreads {
   /// released; what its frames held (the values being built) is not, and nothing waits on it:
   /// a trace reads each key in a container of its own.
   static func park() -> Never {
+    // Only a thread this type started ends; any other (the main thread above all) waits for
+    // good instead, as a thread that ended would take the process's runner with it.
+    guard pthread_getspecific(tracingThreadKey) != nil else {
+      while true { sleep(3_600) }
+    }
     pthread_exit(nil)
   }
+
+  /// Set on the threads ``runOnNewThread(_:)`` starts.
+  fileprivate static let tracingThreadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "TinyDependency: pthread_key_create failed: \(status)")
+    return key
+  }()
 
   /// Runs `body` on a new detached thread.
   static func runOnNewThread(_ body: @escaping @Sendable () -> Void) {
@@ -41,6 +54,7 @@ enum TraceThreads {
         #else
           let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
         #endif
+        _ = pthread_setspecific(TraceThreads.tracingThreadKey, UnsafeRawPointer(bitPattern: 1))
         context.body()
         return nil
       },
