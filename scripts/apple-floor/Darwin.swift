@@ -27,7 +27,7 @@ public func pthread_get_stacksize_np(_ t: pthread_t) -> Int { 0 }
 public func pthread_get_stackaddr_np(_ t: pthread_t) -> UnsafeMutableRawPointer { fatalError() }
 public func pthread_key_create(_ k: inout pthread_key_t, _ d: (@convention(c) (UnsafeMutableRawPointer) -> Void)!) -> Int32 { 0 }
 public func pthread_getspecific(_ k: pthread_key_t) -> UnsafeMutableRawPointer? { nil }
-public func pthread_setspecific(_ k: pthread_key_t, _ v: UnsafeMutableRawPointer?) -> Int32 { 0 }
+public func pthread_setspecific(_ k: pthread_key_t, _ v: UnsafeRawPointer?) -> Int32 { 0 }
 public func sched_yield() -> Int32 { 0 }
 public func clock_gettime(_ c: clockid_t, _ t: inout timespec) -> Int32 { 0 }
 public func getenv(_ n: String) -> UnsafePointer<CChar>? { nil }

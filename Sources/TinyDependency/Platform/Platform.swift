@@ -201,7 +201,12 @@ package enum SystemInterface {
     /// The calling thread's pointer, or nil.
     var value: UnsafeMutableRawPointer? {
       get { pthread_getspecific(key) }
-      nonmutating set { checked(pthread_setspecific(key, newValue), "pthread_setspecific") }
+      nonmutating set {
+        checked(
+          pthread_setspecific(key, newValue.map { UnsafeRawPointer($0) }),
+          "pthread_setspecific"
+        )
+      }
     }
   }
 }
