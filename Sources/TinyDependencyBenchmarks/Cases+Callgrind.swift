@@ -99,6 +99,16 @@ let callgrindCases: [String: @MainActor (_ run: (_ operation: () -> Void) -> Voi
       run { consume(rawRead()) }
     }
   }
+  cases["factory.sharedRead"] = { run in
+    let model = FactoryModel()
+    _ = model.shared
+    run { consume(model.shared) }
+  }
+  cases["factory.cachedHit"] = { run in
+    let model = FactoryModel()
+    _ = model.cached(1)
+    run { consume(model.cached(1)) }
+  }
   return cases
 }()
 

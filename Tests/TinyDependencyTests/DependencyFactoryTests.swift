@@ -266,6 +266,113 @@ struct DependencyFactoryTests {
     #expect(made == nil)
   }
 
+  // MARK: - The last hit (a root's repeated call takes no table)
+
+  @Test func oneCachedFactoryInTwoRootsHandsEachRootItsOwnProduct() {
+    let log = BuildLog()
+    var first = DependencyValues(context: .default)
+    first.buildLog = log
+    let factory = first.greeterFor
+    var second = DependencyValues(context: .default)
+    second.buildLog = log
+    second.greeterFor = factory
+    let a = withDependencies(first) { factory(1) }
+    let b = withDependencies(second) { factory(1) }
+    let aAgain = withDependencies(first) { factory(1) }
+    let bAgain = withDependencies(second) { factory(1) }
+    #expect(a !== b)
+    #expect(aAgain === a)
+    #expect(bAgain === b)
+    #expect(log.count("Greeter 1") == 2)
+  }
+
+  @Test func alternatingArgumentsInARootEachKeepTheirProduct() {
+    var values = DependencyValues(context: .default)
+    values.buildLog = BuildLog()
+    let log = values.buildLog
+    withDependencies(values) {
+      @Dependency(\.greeterFor) var greeterFor
+      let one = greeterFor(1)
+      let two = greeterFor(2)
+      for _ in 0..<3 {
+        #expect(greeterFor(1) === one)
+        #expect(greeterFor(2) === two)
+      }
+      #expect(one !== two)
+    }
+    #expect(log.count("Greeter 1") == 1)
+    #expect(log.count("Greeter 2") == 1)
+  }
+
+  @Test func aScopeThatOverridesAnInputAfterARootsHitStillMakesItsOwn() {
+    var values = DependencyValues(context: .default)
+    values.buildLog = BuildLog()
+    withDependencies(values) {
+      @Dependency(\.greeterFor) var greeterFor
+      let root = greeterFor(1)
+      #expect(greeterFor(1) === root)
+      let changed = withDependencies {
+        $0.greeting = "hi"
+      } operation: {
+        greeterFor(1)
+      }
+      #expect(changed !== root)
+      #expect(changed.greeting == "hi")
+      #expect(greeterFor(1) === root)
+    }
+  }
+
+  @Test func aRequestScopesProductGoesWithItAfterARootsHit() {
+    weak var made: Greeter?
+    var values = DependencyValues(context: .default)
+    values.buildLog = BuildLog()
+    withDependencies(values) {
+      @Dependency(\.greeterFor) var greeterFor
+      let root = greeterFor(1)
+      withDependencies {
+        $0.greeting = "request"
+      } operation: {
+        let product = greeterFor(1)
+        made = product
+        #expect(product !== root)
+      }
+      #expect(greeterFor(1) === root)
+    }
+    #expect(made == nil)
+  }
+
+  @Test func concurrentCallsWithManyArgumentsInARootEachGetTheArgumentsProduct() {
+    var values = DependencyValues(context: .default)
+    values.buildLog = BuildLog()
+    let frozen = values
+    let factory = values.greeterFor
+    let firsts = ResultSlots<Greeter>(8)
+    let mismatches = ResultSlots<Int>(4)
+    let joins = (0..<4).map { thread in
+      startThread {
+        withDependencies(frozen) {
+          var wrong = 0
+          for round in 0..<2_000 {
+            let argument = (round + thread) % 8
+            let product = factory(argument)
+            if product.id != argument { wrong += 1 }
+          }
+          mismatches[thread] = wrong
+        }
+      }
+    }
+    for join in joins { join() }
+    withDependencies(frozen) {
+      for argument in 0..<8 { firsts[argument] = factory(argument) }
+    }
+    #expect(mismatches.values.count == 4)
+    #expect(mismatches.values.allSatisfy { $0 == 0 })
+    #expect(Set(firsts.values.map(ObjectIdentifier.init)).count == 8)
+    for argument in 0..<8 {
+      #expect(frozen.buildLog.count("Greeter \(argument)") == 1)
+    }
+  }
+
   // MARK: - Inside builds
 
   @Test func aFactoryCalledInsideABuildMakesTheProductsReadsItsInputs() {

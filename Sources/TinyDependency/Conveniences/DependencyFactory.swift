@@ -116,7 +116,7 @@ public struct DependencyFactory<Arguments, Value>: Sendable {
 
   /// The key whose build is making this factory, and whether this is its live default made as
   /// the fallback for a missing test value.
-  private static func origin() -> (KeyType?, Bool) {
+  fileprivate static func origin() -> (KeyType?, Bool) {
     guard let frame = BuildFrame.running else { return (nil, false) }
     func valueType<Key: DependencyKey>(_ key: Key.Type) -> Any.Type { Key.Value.self }
     guard valueType(frame.keyType) == Self.self else { return (nil, false) }
@@ -136,6 +136,9 @@ public struct DependencyFactory<Arguments, Value>: Sendable {
 }
 
 extension DependencyFactory where Arguments: Hashable & Sendable, Value: Sendable {
+  // `cached(_:)` is `@inlinable`: the cache's hit path is specialized for the key's types where the key is
+  // declared, with no generic metadata to look up at each call.
+
   /// Creates a factory that makes one product per distinct argument per container, and hands
   /// it out again at later calls with an equal argument.
   ///
@@ -157,13 +160,16 @@ extension DependencyFactory where Arguments: Hashable & Sendable, Value: Sendabl
   ///
   /// - Parameter make: Makes the product for an argument, in the scope of the first call.
   /// - Returns: The factory.
+  @inlinable
   public static func cached(_ make: @escaping @Sendable (Arguments) -> Value) -> Self {
-    let origin = origin()
-    let cache = FactoryCache<Arguments, Value>(
-      key: origin.0?.type ?? DependencyFactoryProduct<Arguments, Value>.self,
-      make: make
-    )
-    return Self(body: { cache.product(for: $0) }, origin: origin)
+    let cache = FactoryCache<Arguments, Value>(make: make)
+    return Self(body: { cache.product(for: $0) }, cache: cache)
+  }
+
+  /// A factory whose calls go to `cache`, made by its key's build if one runs.
+  @usableFromInline
+  init(body: @escaping @Sendable (Arguments) -> Value, cache: FactoryCache<Arguments, Value>) {
+    self.init(body: body, origin: cache.origin)
   }
 }
 
@@ -223,35 +229,96 @@ enum DependencyFactoryProduct<Arguments, Value>: DependencyKey {
 
 /// A cached factory's products, kept per container beside it (the hook's side table), found
 /// by the container's calls and those of the scopes inside it.
-private final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Sendable {
+@usableFromInline
+final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Sendable {
   let key: any DependencyKey.Type
   let make: @Sendable (Arguments) -> Value
+  /// The key whose build made the cache's factory, and whether it is a missing test value's
+  /// fallback.
+  let origin: (KeyType?, Bool)
+  /// The product a root container handed out last: what a repeated call finds with no table.
+  @usableFromInline let lastHit = FactoryLastHit()
 
-  init(key: any DependencyKey.Type, make: @escaping @Sendable (Arguments) -> Value) {
-    (self.key, self.make) = (key, make)
+  @usableFromInline
+  init(make: @escaping @Sendable (Arguments) -> Value) {
+    let origin = DependencyFactory<Arguments, Value>.origin()
+    self.origin = origin
+    self.key = origin.0?.type ?? DependencyFactoryProduct<Arguments, Value>.self
+    self.make = make
   }
 
   /// A product for `arguments`, made once per container.
+  @inlinable
   func product(for arguments: Arguments) -> Value {
+    if let hit = lastHit.hit(in: DependencyValues.current.containerNumber) {
+      let hit = unsafeDowncast(hit, to: FactoryHit<Arguments, Value>.self)
+      if hit.arguments == arguments { return hit.value }
+    }
+    return lookUp(arguments)
+  }
+
+  /// A product for `arguments` from the tables, made if none is usable; a root container's is
+  /// kept as the last hit.
+  @usableFromInline
+  func lookUp(_ arguments: Arguments) -> Value {
     let values = DependencyValues.current
+    // A root's table is the only one its calls ask (nothing above it is reused), and a table
+    // never drops a product: what a root's call found there, a later call finds again.
+    let remember: (Value) -> Value = { value in
+      if values.asksNoSideTableAbove {
+        self.lastHit.remember(FactoryHit(arguments, value), in: values.containerNumber)
+      }
+      return value
+    }
     let found = values.firstInSideTables(FactoryTables.self) { tables, changed in
       tables.existing(self)?.usable(arguments, unlessChanged: changed)
     }
-    if let found { return found }
+    if let found { return remember(found) }
     let table = values.sideTable(FactoryTables.init).table(self)
     while true {
       let frame = BuildFrame.product(of: key, in: values)
       switch table.claim(arguments, for: frame) {
-      case .built(let value): return value
+      case .built(let value): return remember(value)
       case .building(let builder):
         builder.stopIfRunningOnThisThread()
         table.wait(for: arguments, builtBy: builder)
       case .claimed:
         let (value, trace) = frame.run(in: values) { make(arguments) }
         table.store(value, inputs: trace.inputs, for: arguments)
-        return value
+        return remember(value)
       }
     }
+  }
+}
+
+/// A cached factory's product for one argument, as the last hit keeps it.
+@usableFromInline
+final class FactoryHit<Arguments: Sendable, Value: Sendable>: Sendable {
+  @usableFromInline let arguments: Arguments
+  @usableFromInline let value: Value
+
+  init(_ arguments: Arguments, _ value: Value) { (self.arguments, self.value) = (arguments, value) }
+}
+
+/// The product a cached factory handed out last in a root container, with the container's
+/// serial: a call in the same root with an equal argument takes it with one lock and no
+/// hashing. It keeps that one product alive until the next root call replaces it, or the
+/// factory goes: the root's table keeps it as long anyway, unless the factory outlives its root.
+@usableFromInline
+final class FactoryLastHit: Sendable {
+  private let slot = Locked<(number: UInt64, hit: AnyObject)?>(nil)
+
+  @usableFromInline init() {}
+
+  /// The last hit, if it was made in the container numbered `number`.
+  @usableFromInline
+  func hit(in number: UInt64) -> AnyObject? {
+    slot.withLock { slot in slot.flatMap { $0.number == number ? $0.hit : nil } }
+  }
+
+  /// Keeps `hit` as made in the container numbered `number`.
+  func remember(_ hit: AnyObject, in number: UInt64) {
+    slot.withLock { $0 = (number, hit) }
   }
 }
 

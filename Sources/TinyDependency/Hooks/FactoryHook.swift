@@ -47,6 +47,15 @@ extension BuildFrame {
 }
 
 extension DependencyValues {
+  /// A number naming this container's storage and no other of the process, taken without a
+  /// retain: what a cached factory's last hit is checked against.
+  @inlinable
+  package var containerNumber: UInt64 { storage.serial }
+
+  /// Whether a side-table lookup here asks this container's table alone: a root's (nothing
+  /// above it is reused), whose answers therefore never change.
+  package var asksNoSideTableAbove: Bool { storage.parent == nil || storage.choosesContext }
+
   /// This container's side table, made by `make` on first use and released with the container.
   package func sideTable<T: AnyObject & Sendable>(_ make: () -> T) -> T {
     storage.state.withLock { state in
