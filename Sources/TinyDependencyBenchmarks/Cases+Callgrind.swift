@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyLifecycle
 
 #if canImport(Darwin)
   import Darwin
@@ -111,6 +112,24 @@ let callgrindCases: [String: @MainActor (_ run: (_ operation: () -> Void) -> Voi
   }
   return cases
 }()
+
+/// The async cases `--callgrind-async <case> <n>` runs: one operation each.
+let asyncCallgrindCases: [String: @MainActor () async -> Void] = [
+  "scope.instance.beginEnd": {
+    let instance = DependencyValues.current.beginScope(BenchSession.self) { $0.benchValue = 1 }
+    instance.run { consume(1) }
+    do { try await instance.end() } catch { fatalError("end failed: \(error)") }
+  },
+  "scope.instance.withDependencies": {
+    withDependencies { $0.benchValue = 1 } operation: { consume(1) }
+  },
+]
+
+/// Repeats `operation` `count` times, for callgrind's `--toggle-collect`.
+@MainActor @inline(never)
+func callgrindAsyncMeasuredLoop(_ count: Int, _ operation: @MainActor () async -> Void) async {
+  for _ in 0..<count { await operation() }
+}
 
 /// Repeats `operation` `count` times: the function callgrind's `--toggle-collect` names.
 @inline(never)

@@ -37,6 +37,20 @@ if let index = CommandLine.arguments.firstIndex(of: "--callgrind"),
   exit(0)
 }
 
+// `--callgrind-async <case> <n>`: the same for an async operation.
+if let index = CommandLine.arguments.firstIndex(of: "--callgrind-async"),
+  index + 2 < CommandLine.arguments.count
+{
+  let name = CommandLine.arguments[index + 1]
+  guard let operation = asyncCallgrindCases[name], let count = Int(CommandLine.arguments[index + 2])
+  else {
+    print("unknown case \(name); cases: \(asyncCallgrindCases.keys.sorted().joined(separator: ", "))")
+    exit(2)
+  }
+  await callgrindAsyncMeasuredLoop(count, operation)
+  exit(0)
+}
+
 // `--prepare-only`: just the preparation cases, for working on them.
 if CommandLine.arguments.contains("--prepare-only") {
   for _ in 0..<3 {
