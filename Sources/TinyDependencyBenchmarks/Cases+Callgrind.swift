@@ -121,7 +121,11 @@ let asyncCallgrindCases: [String: @MainActor () async -> Void] = [
     do { try await instance.end() } catch { fatalError("end failed: \(error)") }
   },
   "scope.instance.withDependencies": {
-    withDependencies { $0.benchValue = 1 } operation: { consume(1) }
+    withDependencies {
+      $0.benchValue = 1
+    } operation: {
+      consume(1)
+    }
   },
 ]
 

@@ -44,7 +44,9 @@ if let index = CommandLine.arguments.firstIndex(of: "--callgrind-async"),
   let name = CommandLine.arguments[index + 1]
   guard let operation = asyncCallgrindCases[name], let count = Int(CommandLine.arguments[index + 2])
   else {
-    print("unknown case \(name); cases: \(asyncCallgrindCases.keys.sorted().joined(separator: ", "))")
+    print(
+      "unknown case \(name); cases: \(asyncCallgrindCases.keys.sorted().joined(separator: ", "))"
+    )
     exit(2)
   }
   await callgrindAsyncMeasuredLoop(count, operation)
