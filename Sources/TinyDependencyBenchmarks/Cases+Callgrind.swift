@@ -100,6 +100,16 @@ let callgrindCases: [String: @MainActor (_ run: (_ operation: () -> Void) -> Voi
       run { consume(rawRead()) }
     }
   }
+  cases["factory.closureKey"] = { run in
+    let model = FactoryModel()
+    _ = model.makeByHand(1)
+    run { consume(model.makeByHand(1)) }
+  }
+  cases["factory.plain"] = { run in
+    let model = FactoryModel()
+    _ = model.make(1)
+    run { consume(model.make(1)) }
+  }
   cases["factory.sharedRead"] = { run in
     let model = FactoryModel()
     _ = model.shared
