@@ -12,7 +12,10 @@ let package = Package(
   targets: [
     .target(
       name: "App",
-      dependencies: [.product(name: "TinyDependency", package: rootFolder)],
+      dependencies: [
+        .product(name: "TinyDependency", package: rootFolder),
+        .product(name: "TinyDependencyLifecycle", package: rootFolder),
+      ],
       swiftSettings: [
         .defaultIsolation(MainActor.self),
         .enableUpcomingFeature("NonisolatedNonsendingByDefault"),

@@ -67,3 +67,23 @@ final class CheckoutModel {
 nonisolated func hapticsInNonisolatedFunction() {
   _ = DependencyValues.current[HapticsKey.self]
 }
+
+// A key's value, or a factory's product, made from a class the app declares: the class is
+// main-actor isolated, the key's requirements are not.
+final class SessionCart: Sendable {
+  init() {}
+}
+
+enum SessionCartKey: DependencyKey {
+  static var defaultValue: SessionCart { SessionCart() }
+}
+
+final class TenantClient: Sendable {
+  init(tenant: String) {}
+}
+
+enum TenantClientKey: DependencyKey {
+  static var defaultValue: DependencyFactory<String, TenantClient> {
+    .cached { tenant in TenantClient(tenant: tenant) }
+  }
+}
