@@ -61,7 +61,10 @@ struct DefaultMainActorIsolationTests {
           68,
           "main actor-isolated subscript 'subscript(_:)' can not be referenced from a nonisolated context"
         ),
-        (78, "call to main actor-isolated initializer 'init()' in a synchronous nonisolated context"),
+        (
+          78,
+          "call to main actor-isolated initializer 'init()' in a synchronous nonisolated context"
+        ),
         (
           87,
           "call to main actor-isolated initializer 'init(tenant:)' in a synchronous nonisolated context"
