@@ -15,7 +15,9 @@ extension DependencyScopeInstance {
   /// - Throws: A ``ShutdownError`` listing each value whose shutdown threw, after all ran.
   @discardableResult
   public func end(isolation: isolated (any Actor)? = #isolation) async throws -> ShutdownReport {
-    try await values.endInstance(isolation: isolation)
+    // An instance with nothing to shut down ends here, without another async call.
+    if let report = values.beginEndingInstance()?.report { return report }
+    return try await values.endInstance(isolation: isolation)
   }
 }
 
@@ -78,8 +80,17 @@ final class ScopeEnding: Sendable {
 extension DependencyValues {
   /// Ends this container's scope instance once (a plain container is shut down).
   func endInstance(isolation: isolated (any Actor)? = #isolation) async throws -> ShutdownReport {
+    guard let ending = beginEndingInstance() else { return try await shutdown() }
+    if let report = ending.report { return report }
+    return try await ending.task!.value
+  }
+
+  /// Ends this container's scope instance once, and returns its outcome: at once for an
+  /// instance with nothing to shut down, else the task that shuts it down. Nil when the
+  /// container is no scope instance.
+  func beginEndingInstance() -> ScopeEnding? {
     let values = self
-    let ending = endScopeInstance { children in
+    return endScopeInstance { children in
       // Nothing prepared, nothing to shut down, nothing inside: retire its values and be done.
       let own = values.ownBuiltValues
       if children.isEmpty, Lifecycle.existing(values) == nil,
@@ -90,9 +101,6 @@ extension DependencyValues {
       }
       return ScopeEnding(task: Task { try await values.end(children) })
     }
-    guard let ending else { return try await shutdown() }
-    if let report = ending.report { return report }
-    return try await ending.task!.value
   }
 
   /// Ends `children`, then shuts down this instance's own values and retires every one of them.

@@ -34,6 +34,8 @@ final class ScopeInstance: @unchecked Sendable {
   let scope: ScopeType
   /// The nearest instance around this one, which ends it first when it ends.
   let parent: ScopeInstance?
+  // Only touched inside `lock.withLock`: no dynamic exclusivity check needed.
+  @exclusivity(unchecked)
   private var state = State()
   private let lock = FrameLock()
 

@@ -195,11 +195,14 @@ extension DependencyValues {
     _ make: ([DependencyValues]) -> T
   ) -> T? {
     guard let instance = storage.instance else { return nil }
-    let (ending, first) = instance.withState { state in
-      if let existing = state.ending as? T { return (existing, false) }
+    // Not a returned tuple: a tuple of a generic type costs a metadata lookup at each end.
+    var first = false
+    let ending: T = instance.withState { state in
+      if let existing = state.ending as? T { return existing }
       let made = make(state.children.reversed())
       (state.ended, state.ending, state.children) = (true, made, [])
-      return (made, true)
+      first = true
+      return made
     }
     if first {
       instance.parent?.withState { $0.children.removeAll { $0.storage === storage } }
