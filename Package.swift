@@ -150,6 +150,7 @@ let package = Package(
       dependencies: [
         "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyConcurrency",
         "TinyDependencyTesting", "TinyDependencyURLSession", "SplitKeyInterface",
+        "TestSubprocess",
       ],
       exclude: ["AUDIT.md"]
     ),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyBuiltins
@@ -41,7 +42,7 @@ struct TraitAndWrapperTests {
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test func readingAsAnotherTypeStopsWithTheFix() async {
+    @Test(.oneExitTestAtATime) func readingAsAnotherTypeStopsWithTheFix() async {
       let result = await #expect(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -57,7 +58,7 @@ struct TraitAndWrapperTests {
       #expect(message.contains("which is not a TestClock<Duration>. Override it for the test"))
     }
 
-    @Test func prepareDependenciesReturnsWhatItsClosureReturns() async throws {
+    @Test(.oneExitTestAtATime) func prepareDependenciesReturnsWhatItsClosureReturns() async throws {
       let result = try await #require(
         processExitsWith: .success,
         observing: [\.standardOutputContent]

@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -151,7 +152,8 @@ struct DependencyScopeEndingTests {
   // MARK: - After the end
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func aReadThroughTheHandleAfterTheEndStopsNamingTheKey() async throws {
+    @Test(.oneExitTestAtATime) func aReadThroughTheHandleAfterTheEndStopsNamingTheKey() async throws
+    {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -167,7 +169,7 @@ struct DependencyScopeEndingTests {
       #expect(message.contains("ended"))
     }
 
-    @Test func aFirstReadAfterTheEndStops() async throws {
+    @Test(.oneExitTestAtATime) func aFirstReadAfterTheEndStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -182,7 +184,7 @@ struct DependencyScopeEndingTests {
       #expect(message.contains("ended"))
     }
 
-    @Test func anObjectThatCapturedTheInstanceStopsAfterTheEnd() async throws {
+    @Test(.oneExitTestAtATime) func anObjectThatCapturedTheInstanceStopsAfterTheEnd() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -198,7 +200,9 @@ struct DependencyScopeEndingTests {
       #expect(message.contains("SessionCartKey (scoped to UserSession) was read after"))
     }
 
-    @Test func aDetachedTaskThatOutlivesTheInstanceStopsWhenItReads() async throws {
+    @Test(.oneExitTestAtATime) func aDetachedTaskThatOutlivesTheInstanceStopsWhenItReads()
+      async throws
+    {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -221,7 +225,7 @@ struct DependencyScopeEndingTests {
       #expect(message.contains("SessionCartKey (scoped to UserSession) was read after"))
     }
 
-    @Test func runAfterTheEndStops() async throws {
+    @Test(.oneExitTestAtATime) func runAfterTheEndStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyLifecycle
@@ -24,7 +25,7 @@ struct ScopeStressTests {
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
     /// A million rounds in release builds, 20,000 in debug ones; the growth of the peak
     /// resident memory is printed, and must stay under 64 MiB.
-    @Test(.enabled(if: !runsUnderAddressSanitizer))
+    @Test(.oneExitTestAtATime, .enabled(if: !runsUnderAddressSanitizer))
     func beginReadTenKeysAndEndLeavesMemoryFlat() async throws {
       let result = try await #require(
         processExitsWith: .success,

@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph
@@ -117,7 +118,7 @@ struct GlobalActorKeyTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func aReadOfAnUnpreparedKeyStopsWithTheFix() async throws {
+    @Test(.oneExitTestAtATime) func aReadOfAnUnpreparedKeyStopsWithTheFix() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph
@@ -409,7 +410,9 @@ struct DependencyFactoryTests {
   }
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func aCachedProductThatCallsItsOwnArgumentStopsWithTheCycle() async throws {
+    @Test(.oneExitTestAtATime) func aCachedProductThatCallsItsOwnArgumentStopsWithTheCycle()
+      async throws
+    {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -420,7 +423,7 @@ struct DependencyFactoryTests {
       #expect(message.contains("SelfCallingFactoryKey -> SelfCallingFactoryKey"))
     }
 
-    @Test func aCycleThroughAFactoryStopsWithItsPath() async throws {
+    @Test(.oneExitTestAtATime) func aCycleThroughAFactoryStopsWithItsPath() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]

@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 
@@ -127,7 +128,9 @@ struct DependencyScopeTests {
   // MARK: - Stops
 
   #if compiler(>=6.2) && (os(macOS) || os(Linux))
-    @Test func aReadOutsideAnyInstanceStopsNamingKeyScopeAndBeginScope() async throws {
+    @Test(.oneExitTestAtATime) func aReadOutsideAnyInstanceStopsNamingKeyScopeAndBeginScope()
+      async throws
+    {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -139,7 +142,7 @@ struct DependencyScopeTests {
       #expect(message.contains("beginScope(Session.self)"))
     }
 
-    @Test func aReadOutsideAnyInstanceStopsInPreviewsToo() async throws {
+    @Test(.oneExitTestAtATime) func aReadOutsideAnyInstanceStopsInPreviewsToo() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -150,7 +153,8 @@ struct DependencyScopeTests {
       #expect(message.contains("CartKey is scoped to Session, but was read where no instance"))
     }
 
-    @Test func aSharedValueThatReadsAScopedOneStopsWithBothKeysLifetimesAndThePath()
+    @Test(.oneExitTestAtATime)
+    func aSharedValueThatReadsAScopedOneStopsWithBothKeysLifetimesAndThePath()
       async throws
     {
       let result = try await #require(
@@ -166,7 +170,7 @@ struct DependencyScopeTests {
       #expect(message.contains("AppShellKey -> CaptiveAnalyticsKey -> CartKey"))
     }
 
-    @Test func aSessionValueThatReadsACheckoutValueStops() async throws {
+    @Test(.oneExitTestAtATime) func aSessionValueThatReadsACheckoutValueStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
@@ -181,7 +185,9 @@ struct DependencyScopeTests {
       )
     }
 
-    @Test func beginningAChildScopeWithoutItsParentStopsWithBothNames() async throws {
+    @Test(.oneExitTestAtATime) func beginningAChildScopeWithoutItsParentStopsWithBothNames()
+      async throws
+    {
       let result = try await #require(
         processExitsWith: .failure,
         observing: [\.standardErrorContent]
