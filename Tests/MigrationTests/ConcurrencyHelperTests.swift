@@ -1,4 +1,5 @@
 import Foundation
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyConcurrency
@@ -106,20 +107,5 @@ struct ConcurrencyHelperTests {
     #expect(sent.value.value == 3)
     counter.wrappedValue = Counter()
     #expect(counter.value.value == 0)
-  }
-}
-
-/// Runs `body` on a thread of its own and tells whether it returned within `seconds`; a body
-/// that deadlocks is left behind, parked, and the test fails instead of hanging.
-func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) async -> Bool {
-  let done = DispatchSemaphore(value: 0)
-  Thread.detachNewThread {
-    body()
-    done.signal()
-  }
-  return await withCheckedContinuation { continuation in
-    Thread.detachNewThread {
-      continuation.resume(returning: done.wait(timeout: .now() + seconds) == .success)
-    }
   }
 }

@@ -1,3 +1,4 @@
+import TestSubprocess
 import Testing
 import TinyDependency
 import TinyDependencyGraph

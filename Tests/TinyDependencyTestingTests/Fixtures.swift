@@ -118,23 +118,8 @@ extension DependencyValues {
 
 /// A value set on another thread and read after it signalled.
 ///
-/// `@unchecked Sendable`: written before the writer signals, read after the reader's wait.
+/// `@unchecked Sendable`: written by a `finishes(within:)` body, read after it returns true (the
+/// body's end is published under a lock there).
 final class Outcome<Value>: @unchecked Sendable {
   var value: Value?
-}
-
-/// Runs `body` on a thread of its own and returns whether it finished within `seconds`; a body
-/// that never finishes fails the test instead of hanging the run. The test's task waits off the
-/// concurrency pool, so a test that waits for seconds doesn't stall the async tests beside it.
-func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) async -> Bool {
-  let done = DispatchSemaphore(value: 0)
-  Thread.detachNewThread {
-    body()
-    done.signal()
-  }
-  return await withCheckedContinuation { continuation in
-    Thread.detachNewThread {
-      continuation.resume(returning: done.wait(timeout: .now() + seconds) == .success)
-    }
-  }
 }

@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import TestSubprocess
 import Testing
 
 @testable import TinyDependency
@@ -83,8 +85,16 @@ struct DependencyGraphCycleTests {
     let keys = numberedKeys(10_000).map(KeyType.init)
     let builds = keys.indices.map { (key: keys[$0], reads: [keys[($0 + 1) % keys.count]]) }
     let graph = DependencyGraph(context: .test, builds: builds)
-    /// `@unchecked Sendable`: written by the thread before it signals, read after the wait.
-    final class Found: @unchecked Sendable { var cycles: [[DependencyGraph.Node]] = [] }
+    /// `@unchecked Sendable`: `stored` is only touched with `lock` held (a lock, not the
+    /// semaphore, is what ThreadSanitizer sees order the write before the read).
+    final class Found: @unchecked Sendable {
+      private let lock = NSLock()
+      private var stored: [[DependencyGraph.Node]] = []
+      var cycles: [[DependencyGraph.Node]] {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+      }
+    }
     let found = Found()
     let searched = await finishes(within: 60) {
       let done = DispatchSemaphore(value: 0)

@@ -1,4 +1,5 @@
 import Dispatch
+import TestSubprocess
 import Testing
 
 @testable import TinyDependency
