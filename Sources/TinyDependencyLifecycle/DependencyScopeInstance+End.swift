@@ -16,7 +16,8 @@ extension DependencyScopeInstance {
   @discardableResult
   public func end(isolation: isolated (any Actor)? = #isolation) async throws -> ShutdownReport {
     // An instance with nothing to shut down ends here, without another async call.
-    if let report = values.beginEndingInstance()?.report { return report }
+    var inProgress = false
+    if let report = values.beginEndingInstance(inProgress: &inProgress)?.report { return report }
     return try await values.endInstance(isolation: isolation)
   }
 }
@@ -80,17 +81,25 @@ final class ScopeEnding: Sendable {
 extension DependencyValues {
   /// Ends this container's scope instance once (a plain container is shut down).
   func endInstance(isolation: isolated (any Actor)? = #isolation) async throws -> ShutdownReport {
-    guard let ending = beginEndingInstance() else { return try await shutdown() }
-    if let report = ending.report { return report }
-    return try await ending.task!.value
+    while true {
+      var inProgress = false
+      if let ending = beginEndingInstance(inProgress: &inProgress) {
+        if let report = ending.report { return report }
+        return try await ending.task!.value
+      }
+      if !inProgress { return try await shutdown() }
+      // A concurrent first `end()` is still making its outcome: a few instructions away.
+      await Task.yield()
+    }
   }
 
   /// Ends this container's scope instance once, and returns its outcome: at once for an
   /// instance with nothing to shut down, else the task that shuts it down. Nil when the
-  /// container is no scope instance.
-  func beginEndingInstance() -> ScopeEnding? {
+  /// container is no scope instance, or, with `inProgress` set, while a concurrent first call
+  /// still makes its outcome.
+  func beginEndingInstance(inProgress: inout Bool) -> ScopeEnding? {
     let values = self
-    return endScopeInstance { children in
+    return endScopeInstance(inProgress: &inProgress) { children in
       // Nothing prepared, nothing to shut down, nothing inside: retire its values and be done.
       let own = values.ownBuiltValues
       if children.isEmpty, Lifecycle.existing(values) == nil,

@@ -5,7 +5,7 @@ import TinyDependency
 extension DependencyValues {
   /// The value of `key` for the builder running in this task, which the read becomes an edge
   /// of; the build is awaited after checking that it does not await the builder back.
-  func preparedInBuilder(_ key: KeyType) async throws -> BuiltValue {
+  func preparedInBuilder(_ key: AsyncKeyType) async throws -> BuiltValue {
     if let value = overriddenValue(of: key.type) {
       frame?.record(key.type, inputs: [])
       return value

@@ -41,8 +41,8 @@ extension DependencyStorage {
         values.frame?.record(Key.self, inputs: built.inputs, hold: built.hold)
         return built.box.unbox(as: Key.Value.self)
 
-      case .shutDown:
-        stopReadAfterShutdown(Key.self, context: context)
+      case .ended:
+        stopReadAfterEnd(Key.self, context: context)
 
       case .wait(let builder):
         waitForBuild(of: Key.self, id: id, by: builder, in: self)
@@ -80,7 +80,7 @@ extension DependencyStorage {
             // give the claim back and look again, to wait for it or share it.
             lateLooks += 1
             withdrawClaim(of: id, by: frame)
-            prepared = preparedHere
+            prepared = placedHere
             step = .lookAbove
           }
         }
@@ -104,7 +104,7 @@ extension DependencyStorage {
         claiming: claiming,
         frame: makeFrame(for: Key.self, reader: values.frame)
       )
-      if case .lookAbove = step { prepared = state.lifecycle?.prepared }
+      if case .lookAbove = step { prepared = state.placed?.keys }
       return step
     }
   }
@@ -117,7 +117,7 @@ extension DependencyStorage {
     for key: Key.Type,
     reader: BuildFrame?
   ) -> BuildFrame {
-    BuildFrame(keyType: Key.self, context: context, parent: reader, recorder: recorder)
+    BuildFrame(keyType: Key.self, context: context, parent: reader, observer: observer)
   }
 
   /// Builds the value this thread claimed, keeps it, and offers it to the scopes around.
@@ -139,12 +139,12 @@ extension DependencyStorage {
     )
     let prepared = state.withLock { state in
       adopt(built, as: id, in: &state)
-      return state.lifecycle?.prepared
+      return state.placed?.keys
     }
     state.broadcast()
     share(built, as: id, builtBy: frame, marked: marked, prepared: prepared, upTo: limit)
     // Built while its instance ended: later reads stop as after the end.
-    if limit?.instance?.isEnded == true { built.box.retire() }
+    if limit?.instance?.isEnded == true { built.box.endLifetime() }
     return built
   }
 
@@ -164,7 +164,7 @@ extension DependencyStorage {
     in values: DependencyValues
   ) -> (box: AnyBox, trace: BuildFrame.Trace) {
     if let path = frame.cyclePathOnThread() {
-      Diagnostics.stopWithCycle(path, reentering: [Key.self], recorder: recorder)
+      Diagnostics.stopWithCycle(path, reentering: [Key.self], observer: observer)
     }
     if frame.depthOnThread > Diagnostics.maximumNesting {
       Diagnostics.stopWithNestingTooDeep(frame)
@@ -185,9 +185,9 @@ extension DependencyStorage {
       frame.noteCapture(.escapedScope)
     }
     let trace = frame.finish()
-    if trace.fellBack && reportsLiveFallbacks && context == .test {
+    if trace.fellBack && context == .test, let observer {
       let readers = values.frame?.activeReaderChain.map(\.keyType) ?? []
-      IssueReporter.router?.reportLiveFallback(of: Key.self, readers: readers)
+      observer.didFallBackToLive(Key.self, readers: readers)
     }
     return (box, trace)
   }
@@ -203,7 +203,7 @@ extension DependencyStorage {
     in owner: DependencyStorage
   ) {
     if let stack = BuildFrame.threadStack(downTo: builder) {
-      Diagnostics.stopWithCycle(stack.reversed(), reentering: [Key.self], recorder: recorder)
+      Diagnostics.stopWithCycle(stack.reversed(), reentering: [Key.self], observer: observer)
     }
     let stack = BuildFrame.threadStack()
     if let innermost = stack.first { BlockedThreads.register(innermost, waitingOn: builder) }
@@ -216,7 +216,7 @@ extension DependencyStorage {
           loop.path,
           reentering: loop.continuation,
           acrossThreads: true,
-          recorder: recorder
+          observer: observer
         )
       }
       let finished = owner.state.wait(
@@ -228,7 +228,7 @@ extension DependencyStorage {
       )
       if finished { return }
       let waited = SystemInterface.monotonicSeconds() - started
-      if !warned && waited >= Diagnostics.handOffWarningDelay && recorder == nil {
+      if !warned && waited >= Diagnostics.handOffWarningDelay && !observer.tracesStops {
         warned = true
         if builder.claimWaitWarning() {
           Diagnostics.warnOfLongWait(for: builder, reading: Key.self)

@@ -37,11 +37,11 @@ extension DependencyStorage {
     while let ancestor = node, !changed.contains(id) {
       var preparedThere: Set<ObjectIdentifier>?
       let entry = ancestor.state.withLock { state in
-        preparedThere = state.lifecycle?.prepared
+        preparedThere = state.placed?.keys
         return state.entries[id]
       }
       switch entry {
-      case .built(let built)? where built.box.isRetired:
+      case .built(let built)? where built.box.hasEnded:
         // Its value there was shut down: this scope builds one anew, which neither that scope
         // nor any above it may keep (DependencyValues.shutdown()).
         return .build(highest: highest)
@@ -90,7 +90,7 @@ extension DependencyStorage {
       var node = parent
       while let ancestor = node, !changed.contains(id), changed.isDisjoint(with: built.inputs) {
         let (retired, preparedThere) = ancestor.state.withLock {
-          ($0.hasRetired(id), $0.lifecycle?.prepared)
+          ($0.hasEnded(id), $0.placed?.keys)
         }
         if retired { break }
         target = ancestor
@@ -116,10 +116,10 @@ extension DependencyStorage {
 
   // MARK: - Merging a parent
 
-  /// Whether preparation or shutdown keeps state for this storage: TinyDependencyLifecycle's
-  /// attachment, which it makes before it prepares or retires anything here.
-  var hasLifecycle: Bool {
-    state.lockedIfMade?.withLock { $0.lifecycle?.attachment != nil } ?? false
+  /// Whether values were placed or ended here, or an attachment pinned it: such a storage is
+  /// never merged away.
+  var holdsPlacedValues: Bool {
+    state.lockedIfMade?.withLock { $0.placed != nil || $0.isPinned } ?? false
   }
 
   /// The values built here that a storage below, which changed `changed` since, would share

@@ -8,13 +8,13 @@ enum Diagnostics {
     _ path: [BuildFrame],
     reentering continuation: [any DependencyKey.Type],
     acrossThreads: Bool = false,
-    recorder: (any BuildRecorder)?
+    observer: (any DependencyObserver)?
   ) -> Never {
     var keys: [any DependencyKey.Type] = path.map(\.keyType)
     keys.append(contentsOf: continuation)
-    if let recorder {
+    if let observer, observer.tracesStops {
       path.last?.recordUnfinishedChain()
-      recorder.stop(cycle: keys)
+      observer.stop(cycle: keys)
     }
     let names = keys.map { KeyType.name(of: $0) }
     let context = path.last?.context ?? .default

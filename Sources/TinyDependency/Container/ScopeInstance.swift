@@ -37,7 +37,7 @@ final class ScopeInstance: @unchecked Sendable {
   // Only touched inside `lock.withLock`: no dynamic exclusivity check needed.
   @exclusivity(unchecked)
   private var state = State()
-  private let lock = FrameLock()
+  private let lock = SpinLock()
 
   /// Runs `body` with the lock held and the state borrowed mutably; `body` runs no user code.
   func withState<R>(_ body: (inout State) -> R) -> R { lock.withLock { body(&state) } }
@@ -99,15 +99,19 @@ extension DependencyStorage {
       + "\(scope.name) is open, in the \(context) context. Fix: read it inside one: "
       + "`DependencyValues.current.beginScope(\(scope.name).self)` then `run { … }`, or "
       + "`withDependencyScope(\(scope.name).self)`."
-    Diagnostics.report(message, stops: recorder == nil, context: context)
+    Diagnostics.report(message, unlessTracedBy: observer, context: context)
     return nil
   }
 }
 
 extension Diagnostics {
   /// Reports `message`: as an issue in the test context, else by stopping, when `stops`.
-  static func report(_ message: String, stops: Bool, context: DependencyContext) {
-    guard stops else { return }
+  static func report(
+    _ message: String,
+    unlessTracedBy observer: (any DependencyObserver)?,
+    context: DependencyContext
+  ) {
+    guard !observer.tracesStops else { return }
     if context == .test { return IssueReporter.report(message) }
     stopWithMessage("TinyDependency: " + message)
   }
@@ -125,6 +129,6 @@ extension Diagnostics {
       + "(\(frame.keyType.lifetime)) reads \(name) (\(key.lifetime)) while it is built: \(path). "
       + "It outlives every \(inner.name) instance, so it would keep the first one's \(name). "
       + "Fix: declare \(outer) `.scoped(\(inner.name).self)`, or read \(name) where it is used."
-    report(message, stops: frame.recorder == nil, context: frame.context)
+    report(message, unlessTracedBy: frame.observer, context: frame.context)
   }
 }

@@ -48,16 +48,16 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
     // A root's table is the only one its calls ask (nothing above it is reused), and a table
     // never drops a product: what a root's call found there, a later call finds again.
     let remember: (Value) -> Value = { value in
-      if values.asksNoSideTableAbove {
+      if values.asksNoAttachmentAbove {
         self.lastHit.remember(FactoryHit(arguments, value), in: values.containerNumber)
       }
       return value
     }
-    let found = values.firstInSideTables(FactoryTables.self) { tables, changed in
+    let found = values.firstInAttachments(FactoryTables.self) { tables, changed in
       tables.existing(self)?.usable(arguments, unlessChanged: changed)
     }
     if let found { return remember(found) }
-    let table = values.sideTable(FactoryTables.init).table(self)
+    let table = values.attachment(FactoryTables.init).table(self)
     while true {
       let frame = BuildFrame.product(of: key, in: values)
       switch table.claim(arguments, for: frame) {

@@ -25,9 +25,10 @@ package final class BuildFrame: @unchecked Sendable {
   let previousOnThread: BuildFrame?
   /// How many builds this thread runs with this one, counting it.
   let depthOnThread: Int
-  /// Set while tracing a graph: cycles and missing inputs are recorded there instead of
-  /// stopping the process.
-  let recorder: (any BuildRecorder)?
+  /// What a layer above attached to the container the build runs in (the seam): told of the
+  /// build when it finishes; while it traces a graph, cycles and missing inputs are recorded
+  /// there instead of stopping the process.
+  let observer: (any DependencyObserver)?
   /// The thread that runs the build.
   let thread = SystemInterface.currentThread()
 
@@ -47,9 +48,9 @@ package final class BuildFrame: @unchecked Sendable {
   }
 
   /// Guarded by `lock`: read and written only in ``withState(_:)``. Beside its lock rather than
-  /// inside a ``Locked``, so that the frame is one allocation (see ``FrameLock``).
+  /// inside a ``Locked``, so that the frame is one allocation (see ``SpinLock``).
   private var state = State()
-  private let lock = FrameLock()
+  private let lock = SpinLock()
 
   /// Runs `body` with the lock held and the state borrowed mutably.
   @inline(__always)
@@ -72,7 +73,7 @@ package final class BuildFrame: @unchecked Sendable {
     keyType: any DependencyKey.Type,
     context: DependencyContext,
     parent: BuildFrame?,
-    recorder: (any BuildRecorder)?
+    observer: (any DependencyObserver)?
   ) {
     self.key = ObjectIdentifier(keyType)
     self.keyTypeBox = KeyType(keyType)
@@ -81,7 +82,7 @@ package final class BuildFrame: @unchecked Sendable {
     let previous = BuildFrame.innermostOnThisThread
     self.previousOnThread = previous
     self.depthOnThread = (previous?.depthOnThread ?? 0) + 1
-    self.recorder = recorder
+    self.observer = observer
   }
 
   // MARK: - Recording
@@ -115,8 +116,8 @@ package final class BuildFrame: @unchecked Sendable {
       let reads = current.withState { $0.isFinished ? nil : $0.reads }
       if let reads {
         // The build below this one is in progress, so this one has not recorded reading it.
-        let all = reads.map(\.type) + (child.map { [$0.keyType] } ?? [])
-        recorder?.recordBuild(of: current.keyType, reads: all, fellBack: false)
+        let all = reads + (child.map { [KeyType($0.keyType)] } ?? [])
+        observer?.didBuild(KeyType(current.keyType), reads: all, fellBack: false)
       }
       child = current
       frame = current.parent
@@ -135,9 +136,9 @@ package final class BuildFrame: @unchecked Sendable {
     withState { if !$0.isFinished { $0.fellBack = true } }
     // A validation records the fallback and stops here, before the live value is built. An
     // input has no live value: its default stops as an unset input.
-    if let recorder, recorder.stopsAtLiveFallbacks, keyType.lifetime.kind != .input {
+    if let observer, observer.stopsAtLiveFallbacks, keyType.lifetime.kind != .input {
       recordUnfinishedChain()
-      recorder.stop(liveFallback: keyType)
+      observer.stop(liveFallback: keyType)
     }
   }
 
@@ -152,7 +153,7 @@ package final class BuildFrame: @unchecked Sendable {
         hold: state.hold
       )
     }
-    recorder?.recordBuild(of: keyType, reads: trace.reads.map(\.type), fellBack: trace.fellBack)
+    observer?.didBuild(keyTypeBox, reads: trace.reads, fellBack: trace.fellBack)
     return trace
   }
 

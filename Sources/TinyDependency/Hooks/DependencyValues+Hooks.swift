@@ -1,5 +1,5 @@
-/// What the products above the core ask of a container: TinyDependencyGraph's recorder and
-/// graph, the lifecycle's build frame, the testing product's strict mode.
+/// What the products above the core ask of a container: the seam's observer, the graph's built
+/// values, the lifecycle's build frame.
 extension DependencyValues {
   /// The build this container's reads belong to, if it was bound for one.
   package var frame: BuildFrame? {
@@ -7,10 +7,21 @@ extension DependencyValues {
     set { binding = newValue.map(BuildBinding.init) }
   }
 
-  /// A container whose builds report to `recorder`, as do those of every scope made from it:
-  /// the hook TinyDependencyGraph traces through (see ``BuildRecorder``).
-  package init(context: DependencyContext, recorder: any BuildRecorder) {
-    self.init(storage: DependencyStorage(context: context, recorder: recorder))
+  /// A root container with `observer` attached (the seam, ``DependencyObserver``), as every
+  /// scope made from it has: a test's record, a graph's trace.
+  package init(context: DependencyContext?, observer: any DependencyObserver) {
+    self.init(storage: DependencyStorage(context: context, observer: observer))
+  }
+
+  /// What a layer attached to this container, inherited from the one it derives from; setting
+  /// it derives a container of its own first, as setting a value does.
+  package var observer: (any DependencyObserver)? {
+    get { storage.observer }
+    set {
+      guard newValue !== storage.observer else { return }
+      prepareToMutate()
+      storage.setObserver(newValue)
+    }
   }
 
   /// Every value this container holds, with the keys each build read, and those of the scopes
@@ -25,17 +36,6 @@ extension DependencyValues {
   func valueOnFastPath<Value: Sendable>(of id: ObjectIdentifier, as _: Value.Type) -> Value? {
     guard binding == nil, let box = storage.lookup(id) else { return nil }
     return box._withUnsafeGuaranteedRef { $0.unbox(as: Value.self) }
-  }
-
-  /// Whether a test value that falls back to the live default is reported as a test issue;
-  /// TinyDependencyTesting's strict mode sets it.
-  package var reportsLiveFallbacks: Bool {
-    get { storage.reportsLiveFallbacks }
-    set {
-      guard newValue != storage.reportsLiveFallbacks else { return }
-      prepareToMutate()
-      storage.setReportsLiveFallbacks(newValue)
-    }
   }
 }
 

@@ -12,7 +12,7 @@ extension BuildFrame {
       keyType: key,
       context: values.storage.context,
       parent: values.frame,
-      recorder: values.storage.recorder
+      observer: values.storage.observer
     )
   }
 
@@ -31,7 +31,7 @@ extension BuildFrame {
   /// Stops with the cycle if this build runs on this thread: waiting for it would never end.
   package func stopIfRunningOnThisThread() {
     if let stack = BuildFrame.threadStack(downTo: self) {
-      Diagnostics.stopWithCycle(stack.reversed(), reentering: [keyType], recorder: recorder)
+      Diagnostics.stopWithCycle(stack.reversed(), reentering: [keyType], observer: observer)
     }
   }
 
@@ -40,7 +40,7 @@ extension BuildFrame {
   package static var isRunningOnThisThread: Bool { ThreadBuilds.current.innermost != nil }
 
   /// Whether a graph trace or a validation watches this build.
-  package var isTraced: Bool { recorder != nil }
+  package var isTraced: Bool { observer.tracesStops }
 
   /// Whether the key's value for this build's context is, so far, the fallback to its default.
   package var fellBackToDefault: Bool { hasFallenBack }
@@ -52,38 +52,27 @@ extension DependencyValues {
   @inlinable
   package var containerNumber: UInt64 { storage.serial }
 
-  /// Whether a side-table lookup here asks this container's table alone: a root's (nothing
-  /// above it is reused), whose answers therefore never change.
-  package var asksNoSideTableAbove: Bool { storage.parent == nil || storage.choosesContext }
+  /// Whether an attachment lookup here asks this container's alone: a root's (nothing above it
+  /// is reused), whose answers therefore never change.
+  package var asksNoAttachmentAbove: Bool { storage.parent == nil || storage.choosesContext }
 
-  /// This container's side table, made by `make` on first use and released with the container.
-  package func sideTable<T: AnyObject & Sendable>(_ make: () -> T) -> T {
-    storage.state.withLock { state in
-      let values = state.lifecycleValues()
-      if let existing = values.sideTable as? T { return existing }
-      let made = make()
-      values.sideTable = made
-      return made
-    }
-  }
-
-  /// Asks `body` about the side tables of this container and of those it derives from,
-  /// innermost first, with a test of whether keys changed in between; the first answer wins.
-  package func firstInSideTables<T: AnyObject, R>(
+  /// Asks `body` about the attachments of type `T` of this container and of those it derives
+  /// from, innermost first, with a test of whether keys changed in between; the first answer
+  /// wins.
+  package func firstInAttachments<T: AnyObject & Sendable, R>(
     _ type: T.Type,
     _ body: (T, _ changed: (Set<ObjectIdentifier>) -> Bool) -> R?
   ) -> R? {
     var changed = KeySet()
     var node: DependencyStorage? = storage
     while let current = node {
-      let (table, prepared) =
-        current.state.lockedIfMade?.withLock {
-          ($0.lifecycle?.sideTable as? T, $0.lifecycle?.prepared)
-        } ?? (nil, nil)
+      let (table, placed) =
+        current.state.lockedIfMade?.withLock { ($0.existingAttachment(T.self), $0.placed?.keys) }
+        ?? (nil, nil)
       if let table, let found = body(table, { !changed.isDisjoint(with: $0) }) { return found }
       if current.choosesContext { return nil }
       changed.formUnion(current.changedKeys)
-      changed.add(prepared)
+      changed.add(placed)
       node = current.parent
     }
     return nil

@@ -32,3 +32,7 @@ extension KeyType {
     self.init(type as! any DependencyKey.Type)
   }
 }
+
+/// A key stored under a wrapper (a main-actor key, a key with only test and preview values):
+/// messages, the graph and the validator name it by the key it wraps.
+package protocol WrapperKey { static var wrappedKey: Any.Type { get } }

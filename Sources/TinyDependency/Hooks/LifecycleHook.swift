@@ -45,7 +45,7 @@ extension BuildFrame {
       keyType: key,
       context: values.storage.context,
       parent: nil,
-      recorder: values.storage.recorder
+      observer: values.storage.observer
     )
   }
 }
@@ -53,7 +53,7 @@ extension BuildFrame {
 /// Stops with a cycle through async builds: `frames`, outermost first, then `key` again.
 package func stopWithCycle(_ frames: [BuildFrame], reentering key: any DependencyKey.Type) -> Never
 {
-  Diagnostics.stopWithCycle(frames, reentering: [key], recorder: nil)
+  Diagnostics.stopWithCycle(frames, reentering: [key], observer: nil)
 }
 
 extension DependencyKey {
@@ -106,12 +106,12 @@ extension DependencyValues {
   /// thread, as for a missing input; otherwise returns.
   package func stopIfTracing(unprepared key: any DependencyKey.Type) {
     // The frame is the key's own (failed) synchronous build; what read it is its parent.
-    guard let recorder = frame?.recorder ?? storage.recorder else { return }
+    guard let observer = frame?.observer ?? storage.observer, observer.tracesStops else { return }
     PreparedOnlyKeys.insert(ObjectIdentifier(key))
     let reader = frame?.parent
     reader?.record(key, inputs: [])
     reader?.recordUnfinishedChain()
-    recorder.stop(missingInput: key)
+    observer.stop(missingInput: key)
   }
 
   // MARK: - Values
@@ -145,32 +145,27 @@ extension DependencyValues {
 
   /// Marks the values of `keys` as shut down: reads of them stop from now on, here and in every
   /// scope that read them before.
-  package func retire(_ keys: Set<ObjectIdentifier>) { storage.retire(keys) }
+  package func retire(_ keys: Set<ObjectIdentifier>) { storage.endLifetimes(of: keys) }
 
   /// Stops if `key`'s value was shut down here or in a container this one derives from.
   package func stopIfShutDown<Key: DependencyKey>(_ key: Key.Type) {
     if storage.wasShutDown(ObjectIdentifier(key)) {
-      stopReadAfterShutdown(Key.self, context: context)
+      stopReadAfterEnd(Key.self, context: context)
     }
   }
 
   // MARK: - The layer's own state
 
-  /// The lifecycle's object for this container, made by `make` on first use; it lives as long
-  /// as the container's storage, which every copy and scope without overrides shares.
-  package func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T {
-    storage.state.withLock { state in
-      let values = state.lifecycleValues()
-      if let existing = values.attachment as? T { return existing }
-      let made = make()
-      values.attachment = made
-      return made
-    }
+  /// A layer's object of type `T` for this container, made by `make` on first use; it lives as
+  /// long as the container's storage, which every copy and scope without overrides shares.
+  /// With `pinning`, the storage is never merged into a container derived from it.
+  package func attachment<T: AnyObject & Sendable>(pinning: Bool = false, _ make: () -> T) -> T {
+    storage.attachment(pinning: pinning, make)
   }
 
-  /// The lifecycle's object for this container, if one was made.
+  /// A layer's object of type `T` for this container, if one was made.
   package func existingAttachment<T: AnyObject & Sendable>(as type: T.Type) -> T? {
-    storage.state.lockedIfMade?.withLock { $0.lifecycle?.attachment as? T }
+    storage.existingAttachment(type)
   }
 }
 
@@ -188,25 +183,34 @@ package enum PreparedOnlyKeys {
 
 extension DependencyValues {
   /// Ends this container's scope instance, once: marks it ended (runs and reads of its scoped
-  /// values stop), takes it from the instance around it, and keeps what `make` returns, given
-  /// the instances still open inside it (latest first); later calls return that. Nil when the
-  /// container is no scope instance.
+  /// values stop) and takes it from the instance around it, under the instance's lock; then,
+  /// with no lock held, keeps what `make` returns, given the instances still open inside it
+  /// (latest first). Later calls return that. Nil when the container is no scope instance, or,
+  /// with `inProgress` set, while the first call's `make` still runs: ask again later.
   package func endScopeInstance<T: AnyObject & Sendable>(
+    inProgress: inout Bool,
     _ make: ([DependencyValues]) -> T
   ) -> T? {
     guard let instance = storage.instance else { return nil }
-    // Not a returned tuple: a tuple of a generic type costs a metadata lookup at each end.
-    var first = false
-    let ending: T = instance.withState { state in
-      if let existing = state.ending as? T { return existing }
-      let made = make(state.children.reversed())
-      (state.ended, state.ending, state.children) = (true, made, [])
-      first = true
-      return made
+    // Under the spin lock: a mark and a swap, nothing more.
+    var children: [DependencyValues]?
+    let earlier: T? = instance.withState { state in
+      if let ending = state.ending { return ending as? T }
+      if !state.ended {
+        state.ended = true
+        children = state.children
+        state.children = []
+      }
+      return nil
     }
-    if first {
-      instance.parent?.withState { $0.children.removeAll { $0.storage === storage } }
+    if let earlier { return earlier }
+    guard let children else {
+      inProgress = true
+      return nil
     }
-    return ending
+    let made = make(children.reversed())
+    instance.withState { $0.ending = made }
+    instance.parent?.withState { $0.children.removeAll { $0.storage === storage } }
+    return made
   }
 }

@@ -119,18 +119,10 @@ struct PreparationTarget {
       node = parent
     }
     guard !node.isProcessRoot, let target else { return process }
-    let registry: PreparedRoot
-    if let observer = node.testObserver {
-      registry = observer.preparation
-    } else {
-      // Kept in the root itself, and freed with it.
-      registry = node.state.withLock { state in
-        if let found = state.preparation { return found }
-        let made = PreparedRoot()
-        state.preparation = made
-        return made
-      }
-    }
+    // Kept by the test's observer (once per test, whichever root it has), else by the root
+    // itself, and freed with it.
+    let registry =
+      node.observer?.attachment(PreparedRoot.init) ?? node.attachment(PreparedRoot.init)
     return Self(
       storage: target,
       registry: registry,
@@ -145,15 +137,16 @@ struct PreparationTarget {
     guard let replaceable, let provider = TestRoots.provider,
       storage.state.withLock({ $0.entries.values.isEmpty })
     else { return nil }
+    let observer = DependencyValues(storage: storage).attachedObserver
     let made =
-      if let observer = storage.testObserver {
-        DependencyValues(context: context, testObserver: observer)
+      if let observer {
+        DependencyValues(context: context, observer: observer)
       } else {
         DependencyValues(context: context)
       }
     guard provider.replaceCurrentTestRoot(replaceable, with: made) else { return nil }
-    if storage.testObserver == nil {
-      made.storage.state.withLock { $0.preparation = registry }
+    if observer?.attachment(PreparedRoot.init) == nil {
+      made.storage.state.withLock { $0.attach(registry) }
     }
     return made.storage
   }
@@ -198,7 +191,8 @@ extension DependencyValues {
       if current.isProcessRoot { return PreparedRoot.process.isPrepared(id) }
       // A test's root, or a container bound in a test, that `prepareDependencies` prepared.
       let prepared =
-        current.testObserver?.preparation ?? current.state.withLock { $0.preparation }
+        current.observer?.attachment(PreparedRoot.init)
+        ?? current.existingAttachment(PreparedRoot.self)
       if prepared?.isPrepared(id) == true { return true }
       node = current.parent
     }

@@ -92,7 +92,7 @@ package final class PreparedRoot: Sendable {
         }
         let value = BuiltValue(box: change.box, inputs: [], key: change.key, reads: [], hold: .none)
         root.adopt(value, as: id, in: &state)
-        state.lifecycleValues().handedIn.insert(ObjectIdentifier(change.box))
+        state.attachment(HandedInValues.init).boxes.insert(ObjectIdentifier(change.box))
         taken.append((change, old?.box))
       }
     }

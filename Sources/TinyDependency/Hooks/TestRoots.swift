@@ -37,37 +37,8 @@ package enum TestRoots {
 }
 
 extension DependencyValues {
-  /// Creates an empty root container that belongs to a test: reads through it, and through the
-  /// scopes derived from it, are seen by `observer`.
-  package init(context: DependencyContext?, testObserver observer: any TestObserver) {
-    self.init(storage: DependencyStorage(context: context, testObserver: observer))
-  }
-
-  /// What watches this container for the test it belongs to, if any.
-  package var testObserver: (any TestObserver)? { storage.testObserver }
-
   /// Whether this container and `other` are the same, not copies that diverged.
   package func isSameContainer(as other: DependencyValues) -> Bool {
     storage === other.storage
   }
-}
-
-/// What a test's containers tell TinyDependencyTesting (its `TestScope`, the only conformer):
-/// the overrides set and the reads made through them.
-///
-/// Every storage made for a test, and every storage derived from one, holds its observer. Reads
-/// through such a storage skip the lock-free fast path and tell the observer, which is how a read
-/// after the test ended (a leak) or an override that nothing read is seen. Storages of no test
-/// have none and keep the fast path.
-package protocol TestObserver: AnyObject, Sendable {
-  /// What `prepareDependencies` prepared in the test: once per test.
-  var preparation: PreparedRoot { get }
-
-  /// `key` is about to be overridden with `box` on one of the test's containers, over
-  /// `replaced`, the override that container sees now.
-  func noteOverride(of key: any DependencyKey.Type, box: AnyObject, replacing replaced: AnyObject?)
-
-  /// `key` is read through one of the test's containers; `override` is the box the read
-  /// returned when it was an override.
-  func noteRead(of key: any DependencyKey.Type, override: AnyObject?)
 }

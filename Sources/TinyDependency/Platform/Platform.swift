@@ -129,7 +129,7 @@ package enum SystemInterface {
     #endif
   }
 
-  /// Lets another thread run: a contended ``FrameLock`` waits this way.
+  /// Lets another thread run: a contended ``SpinLock`` waits this way.
   static func yieldThread() {
     sched_yield()
   }

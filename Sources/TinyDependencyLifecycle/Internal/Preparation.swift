@@ -15,7 +15,7 @@ final class Lifecycle: Sendable {
 
   /// The lifecycle of `values`' storage, made on first use.
   static func of(_ values: DependencyValues) -> Lifecycle {
-    values.attachment { Lifecycle() }
+    values.attachment(pinning: true) { Lifecycle() }
   }
 
   /// The lifecycle of `values`' storage, if anything was prepared or shut down in it.

@@ -2,7 +2,7 @@
 ///
 /// `@unchecked Sendable`: a metatype is an immutable, process-wide identity, used here only for
 /// its identity, its name and its builders.
-struct KeyType: @unchecked Sendable, Hashable {
+struct AsyncKeyType: @unchecked Sendable, Hashable {
   let type: any AsyncDependencyKey.Type
 
   init(_ type: any AsyncDependencyKey.Type) { self.type = type }
@@ -12,7 +12,7 @@ struct KeyType: @unchecked Sendable, Hashable {
   /// The key's short name, for messages.
   var name: String { _typeName(type, qualified: false) }
 
-  static func == (lhs: KeyType, rhs: KeyType) -> Bool { lhs.id == rhs.id }
+  static func == (lhs: AsyncKeyType, rhs: AsyncKeyType) -> Bool { lhs.id == rhs.id }
 
   func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
