@@ -21,6 +21,8 @@ let package = Package(
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
+    // `DependencyFactory`: values made from run-time arguments, above the core's seam.
+    .library(name: "TinyDependencyFactories", targets: ["TinyDependencyFactories"]),
     // `LockIsolated`, `ActorIsolated`, `UncheckedSendable`, for code that does not import
     // ConcurrencyExtras: a module of their own, so a file that imports both is not ambiguous.
     .library(name: "TinyDependencyConcurrency", targets: ["TinyDependencyConcurrency"]),
@@ -51,6 +53,7 @@ let package = Package(
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyFactories", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyConcurrency", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyFace", dependencies: ["TinyDependency"]),
     .target(
@@ -102,6 +105,7 @@ let package = Package(
     .executableTarget(
       name: "TinyDependencyBenchmarks",
       dependencies: [
+        "TinyDependencyFactories",
         "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyGraph",
         "TinyDependencyLifecycle",
       ]
@@ -109,6 +113,7 @@ let package = Package(
     .testTarget(
       name: "TinyDependencyTests",
       dependencies: [
+        "TinyDependencyFactories",
         "TinyDependency", "TinyDependencyGraph", "DependencyContextProbe", "TinyDependencyExample",
         "TinyDependencyExampleMain", "TestSubprocess",
       ]
@@ -123,6 +128,7 @@ let package = Package(
     .testTarget(
       name: "TinyDependencyTestingTests",
       dependencies: [
+        "TinyDependencyFactories",
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting",
         "TinyDependencyValidation", "TinyDependencyLifecycle", "TestSubprocess",
       ]
@@ -157,6 +163,7 @@ let package = Package(
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
+        "TinyDependencyFactories",
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
         "TinyDependencyConcurrency", "TinyDependencyFace", "TinyDependencyLifecycle",
         "TinyDependencyExample", "TinyDependencyValidation",

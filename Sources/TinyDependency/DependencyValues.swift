@@ -164,15 +164,15 @@ extension DependencyValues {
   @inlinable
   public static var current: DependencyValues {
     if let bound { return bound }
-    if routesUnboundReads { return TestRoots.unboundValues() }
+    if routesUnboundReads { return UnboundRoots.unboundValues() }
     return processRoot
   }
 
   /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
-  /// true when that product is linked (see `TestRoots`). A constant, so that the check costs a
+  /// true when that product is linked (see `UnboundRoots`). A constant, so that the check costs a
   /// load and no retain of the root's storage.
   @usableFromInline
-  static let routesUnboundReads = TestRoots.provider != nil
+  static let routesUnboundReads = UnboundRoots.provider != nil
 
   /// Runs `operation` with `values` bound as ``current``.
   func bind<R>(_ operation: () throws -> R) rethrows -> R {

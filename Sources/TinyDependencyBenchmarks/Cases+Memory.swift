@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyFactories
 
 #if canImport(Darwin)
   import Darwin

@@ -43,7 +43,7 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
       : DependencyValues.current
     let strictAround = values.reportsLiveFallbacks
     let scope = values.testScope
-    if scope != nil { values.reportsLiveFallbacks = true }
+    if scope != nil { values.strictMode = true }
     try await IssueReporter.applyingOverrides.withValue(true) {
       try await TestScope.deferringFallbacks.withValue(scope) { try await update(&values) }
     }
@@ -161,7 +161,7 @@ extension DependencyValues {
   /// built while the overrides applied is reported when the test reads it, or a value built
   /// from it, without an override in between.
   mutating func settleStrictMode(_ strict: Bool) {
-    reportsLiveFallbacks = strict
+    strictMode = strict
     if strict { testScope?.makeStrict() }
   }
 }

@@ -60,7 +60,7 @@ final class TestScope: DependencyObserver {
 
   /// What `prepareDependencies` prepared in the test: once per test.
   /// What `prepareDependencies` prepared in the test: once per test, whichever root it has.
-  let preparation = PreparedRoot()
+  let preparation = EntryPointRecord()
 
   /// Every read through the test's containers is told, to see reads after the end and unused
   /// overrides.

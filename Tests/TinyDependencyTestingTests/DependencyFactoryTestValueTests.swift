@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyFactories
 import TinyDependencyGraph
 import TinyDependencyTesting
 import TinyDependencyValidation

@@ -2,6 +2,7 @@ import Dispatch
 import TestSubprocess
 import Testing
 import TinyDependency
+import TinyDependencyFactories
 import TinyDependencyGraph
 
 // MARK: - Fixtures

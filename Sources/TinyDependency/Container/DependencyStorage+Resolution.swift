@@ -21,16 +21,16 @@ extension DependencyStorage {
     // A scoped key's value is kept by its scope's nearest instance, and shared no higher.
     var limit: DependencyStorage?
     if case .scoped(let scope) = lifetime { limit = owner(of: scope, for: Key.self) }
-    // The keys this scope prepared itself, read with its entries: `lookAbove` counts them as
+    // The keys this scope placed itself, read with its entries: `lookAbove` counts them as
     // changed here.
-    var prepared: Set<ObjectIdentifier>?
+    var placed: Set<ObjectIdentifier>?
     // With no scope around to ask (`lookAbove` would answer "build here"), the first look
     // claims the build: one lock and one lookup fewer on every first read of a root.
     var step = lookHere(
       Key.self,
       id,
       claiming: parent == nil || choosesContext || self === limit,
-      &prepared,
+      &placed,
       values
     )
     // How often a claim was given back because a sibling reached the scope above first.
@@ -46,13 +46,13 @@ extension DependencyStorage {
 
       case .wait(let builder):
         waitForBuild(of: Key.self, id: id, by: builder, in: self)
-        step = lookHere(Key.self, id, claiming: false, &prepared, values)
+        step = lookHere(Key.self, id, claiming: false, &placed, values)
 
       case .build(let frame):
         step = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, limit, in: values))
 
       case .lookAbove:
-        switch lookAbove(for: id, prepared: prepared, upTo: limit) {
+        switch lookAbove(for: id, placed: placed, upTo: limit) {
         case .share(let built):
           step = state.withLock { state in
             if state.entries[id] == nil { adopt(built, as: id, in: &state) }
@@ -65,11 +65,11 @@ extension DependencyStorage {
           }
         case .wait(let builder, let owner):
           waitForBuild(of: Key.self, id: id, by: builder, in: owner)
-          step = lookHere(Key.self, id, claiming: false, &prepared, values)
+          step = lookHere(Key.self, id, claiming: false, &placed, values)
         case .build(let highest):
           // Claim the build here, then announce it in `highest`, the highest scope around that
           // would keep the value, so that sibling scopes wait for it instead of building too.
-          step = lookHere(Key.self, id, claiming: true, &prepared, values)
+          step = lookHere(Key.self, id, claiming: true, &placed, values)
           guard case .build(let frame) = step, let highest else { continue }
           if highest.mark(id, buildingBy: frame) {
             step = .reuse(
@@ -80,7 +80,7 @@ extension DependencyStorage {
             // give the claim back and look again, to wait for it or share it.
             lateLooks += 1
             withdrawClaim(of: id, by: frame)
-            prepared = placedHere
+            placed = placedHere
             step = .lookAbove
           }
         }
@@ -88,13 +88,13 @@ extension DependencyStorage {
     }
   }
 
-  /// `look` under this storage's lock, with `prepared` set to the keys this scope prepared itself
+  /// `look` under this storage's lock, with `placed` set to the keys this scope placed itself
   /// when the read goes on to the scopes around.
   private func lookHere<Key: DependencyKey>(
     _ key: Key.Type,
     _ id: ObjectIdentifier,
     claiming: Bool,
-    _ prepared: inout Set<ObjectIdentifier>?,
+    _ placed: inout Set<ObjectIdentifier>?,
     _ values: DependencyValues
   ) -> Step {
     state.withLock { state in
@@ -104,7 +104,7 @@ extension DependencyStorage {
         claiming: claiming,
         frame: makeFrame(for: Key.self, reader: values.frame)
       )
-      if case .lookAbove = step { prepared = state.placed?.keys }
+      if case .lookAbove = step { placed = state.placed?.keys }
       return step
     }
   }
@@ -137,12 +137,12 @@ extension DependencyStorage {
       reads: trace.reads,
       hold: trace.hold
     )
-    let prepared = state.withLock { state in
+    let placed = state.withLock { state in
       adopt(built, as: id, in: &state)
       return state.placed?.keys
     }
     state.broadcast()
-    share(built, as: id, builtBy: frame, marked: marked, prepared: prepared, upTo: limit)
+    share(built, as: id, builtBy: frame, marked: marked, placed: placed, upTo: limit)
     // Built while its instance ended: later reads stop as after the end.
     if limit?.instance?.isEnded == true { built.box.endLifetime() }
     return built

@@ -20,6 +20,10 @@ package protocol DependencyObserver: AnyObject, Sendable {
   /// Whether a build's fallback to its live default stops the trace there.
   var stopsAtLiveFallbacks: Bool { get }
 
+  /// Whether a live fallback in a test is reported as an issue (the testing product's strict
+  /// mode); layers that report their own fallbacks (async keys) ask it.
+  var reportsLiveFallbacks: Bool { get }
+
   /// Told when `key` is set on an observed container, with the box it replaces, if any.
   func didSetOverride(of key: any DependencyKey.Type, box: AnyObject, replacing: AnyObject?)
 
@@ -51,6 +55,7 @@ extension DependencyObserver {
   package var observesReads: Bool { false }
   package var tracesStops: Bool { false }
   package var stopsAtLiveFallbacks: Bool { false }
+  package var reportsLiveFallbacks: Bool { false }
   package func didSetOverride(
     of key: any DependencyKey.Type,
     box: AnyObject,

@@ -1,94 +1,10 @@
-/// Sets values on the process-wide root container, once, at launch; inside a running test, on
-/// that test's root, once per test.
-///
-/// The root is the container that is current outside any
-/// ``withDependencies(_:operation:)-((DependencyValues)->Void,_)`` scope: what Dispatch, detached
-/// tasks and framework callbacks read. Call this first thing in the app's entry point, before
-/// anything reads a dependency:
-///
-/// ```swift
-/// @main
-/// struct MyApp: App {
-///   init() {
-///     prepareDependencies {
-///       $0.apiBaseURL = "https://api.example.com"
-///     }
-///   }
-///   // …
-/// }
-/// ```
-///
-/// Every scope derived from the root sees the values, unless it overrides them. Explicit
-/// containers (``DependencyValues/init(context:)``) and the containers of tests do not.
-///
-/// Called inside a running test (with TinyDependencyTesting linked), it prepares that test's
-/// root instead (or the scope in the test that chose a context of its own, such as one made
-/// with `withDependencies { $0.context = .live }`), so tests never see each other's values and
-/// the process root is left alone; each test may call it once.
-///
-/// A value already handed out never changes. A key that the root already built or read, or that
-/// a value it built read, or that an earlier call prepared, keeps its value; the call reports it
-/// (in a test, as an issue; otherwise on standard error) with this call's site, the first
-/// call's, and the keys it did not apply; the other keys are applied. A second call is always
-/// reported. In the preview context a later call replaces the values of the keys it sets, since
-/// a preview runs its setup again; values built from the old ones keep them.
-///
-/// `update` runs on a fresh container built for the root's context: a read there (such as
-/// `$0.api.baseURL = …`, which reads `api` first) builds the value in that container, not in
-/// the root. Setting `context` is honoured only by a test's own root, before it built anything
-/// and while no scope is bound; otherwise it is reported (use `TINY_DEPENDENCY_CONTEXT` for the
-/// process root). Transient keys have no value to prepare and are reported.
-///
-/// - Parameters:
-///   - fileID: The call's file, for the report of a later call.
-///   - filePath: The call's file path, for a test issue.
-///   - line: The call's line.
-///   - column: The call's column.
-///   - update: Sets the values.
-/// - Returns: What `update` returns.
-/// - Throws: What `update` throws; then nothing is applied.
-@discardableResult
-public func prepareDependencies<R>(
-  fileID: String = #fileID,
-  filePath: String = #filePath,
-  line: Int = #line,
-  column: Int = #column,
-  _ update: (inout DependencyValues) throws -> R
-) rethrows -> R {
-  let site = SourceSite(fileID, filePath, line, column)
-  let target = PreparationTarget.current()
-  var values = DependencyValues(context: target.storage.context)
-  let result =
-    target.isTest
-    ? try IssueReporter.applyingOverrides.withValue(true) { try update(&values) }
-    : try update(&values)
-  var messages: [String] = []
-  var storage = target.storage
-  if values.context != storage.context {
-    if let honoured = target.choose(values.context) {
-      storage = honoured
-    } else {
-      messages.append(target.contextMessage(values.context, at: site))
-    }
-  }
-  let changes = PreparedRoot.changes(in: values)
-  let outcome = target.registry.apply(changes, to: storage, at: site)
-  if let message = outcome.message(at: site, context: storage.context) {
-    messages.append(message)
-  }
-  for message in messages {
-    IssueReporter.report(message, at: site)
-  }
-  return result
-}
-
 /// Where a call of `prepareDependencies` applies its values: the process root, or the root of
 /// the running test.
-struct PreparationTarget {
+struct EntryPointTarget {
   /// The storage the values go in.
   let storage: DependencyStorage
   /// What earlier calls prepared there: once per process, or once per test.
-  let registry: PreparedRoot
+  let registry: EntryPointRecord
   /// Whether the call runs inside a test.
   let isTest: Bool
   /// The test root that TinyDependencyTesting keeps, when reads with nothing bound go to it and
@@ -104,7 +20,7 @@ struct PreparationTarget {
       isTest: false,
       replaceable: nil
     )
-    guard let provider = TestRoots.provider, provider.currentTestName() != nil else {
+    guard let provider = UnboundRoots.provider, provider.currentRootName() != nil else {
       return process
     }
     let bound = DependencyValues.bound
@@ -122,7 +38,7 @@ struct PreparationTarget {
     // Kept by the test's observer (once per test, whichever root it has), else by the root
     // itself, and freed with it.
     let registry =
-      node.observer?.attachment(PreparedRoot.init) ?? node.attachment(PreparedRoot.init)
+      node.observer?.attachment(EntryPointRecord.init) ?? node.attachment(EntryPointRecord.init)
     return Self(
       storage: target,
       registry: registry,
@@ -134,18 +50,18 @@ struct PreparationTarget {
   /// Makes the test's root build for `context`, by replacing it, if nothing was built in it
   /// yet; returns the new root's storage, or nil when the context cannot be honoured.
   func choose(_ context: DependencyContext) -> DependencyStorage? {
-    guard let replaceable, let provider = TestRoots.provider,
+    guard let replaceable, let provider = UnboundRoots.provider,
       storage.state.withLock({ $0.entries.values.isEmpty })
     else { return nil }
-    let observer = DependencyValues(storage: storage).attachedObserver
+    let observer = storage.observer
     let made =
       if let observer {
         DependencyValues(context: context, observer: observer)
       } else {
         DependencyValues(context: context)
       }
-    guard provider.replaceCurrentTestRoot(replaceable, with: made) else { return nil }
-    if observer?.attachment(PreparedRoot.init) == nil {
+    guard provider.replaceCurrentRoot(replaceable, with: made) else { return nil }
+    if observer?.attachment(EntryPointRecord.init) == nil {
       made.storage.state.withLock { $0.attach(registry) }
     }
     return made.storage
@@ -165,7 +81,7 @@ struct PreparationTarget {
   }
 }
 
-extension PreparedRoot {
+extension EntryPointRecord {
   /// The values `values` set, sorted by key name; asked of the keys before any lock is taken.
   /// A read in `update` froze the fresh container, and each write after it stacked a storage on
   /// it: the keys changed in every storage of that chain count.
@@ -188,11 +104,11 @@ extension DependencyValues {
   func seesPreparedValue(of id: ObjectIdentifier) -> Bool {
     var node: DependencyStorage? = storage
     while let current = node {
-      if current.isProcessRoot { return PreparedRoot.process.isPrepared(id) }
+      if current.isProcessRoot { return EntryPointRecord.process.isPrepared(id) }
       // A test's root, or a container bound in a test, that `prepareDependencies` prepared.
       let prepared =
-        current.observer?.attachment(PreparedRoot.init)
-        ?? current.existingAttachment(PreparedRoot.self)
+        current.observer?.attachment(EntryPointRecord.init)
+        ?? current.existingAttachment(EntryPointRecord.self)
       if prepared?.isPrepared(id) == true { return true }
       node = current.parent
     }

@@ -1,3 +1,5 @@
+public import TinyDependency
+
 // A cached factory's products per container, and the last hit a root container's repeated
 // call takes without a table (DependencyFactory.swift holds the public API).
 

@@ -53,3 +53,9 @@ final class ThreadBuilds {
     return made
   }
 }
+
+extension BuildFrame {
+  /// The build the calling code runs in: the synchronous build innermost on this thread, else
+  /// the asynchronous build (a lifecycle's builder) bound to this task, which may hop threads.
+  package static var running: BuildFrame? { innermostOnThisThread ?? DependencyValues.bound?.frame }
+}

@@ -131,7 +131,7 @@ extension DependencyValues {
   /// Keeps `value` as this container's built value of its key; false, storing nothing, when
   /// the container already has or builds one.
   package func storePrepared(_ value: BuiltValue) -> Bool {
-    storage.storePrepared(value.key.id, value)
+    storage.place(value.key.id, value)
   }
 
   /// Sets a layer's own marker key on this container without the public setter, so that a
@@ -149,7 +149,7 @@ extension DependencyValues {
 
   /// Stops if `key`'s value was shut down here or in a container this one derives from.
   package func stopIfShutDown<Key: DependencyKey>(_ key: Key.Type) {
-    if storage.wasShutDown(ObjectIdentifier(key)) {
+    if storage.hasEndedHereOrAbove(ObjectIdentifier(key)) {
       stopReadAfterEnd(Key.self, context: context)
     }
   }
@@ -212,5 +212,21 @@ extension DependencyValues {
     instance.withState { $0.ending = made }
     instance.parent?.withState { $0.children.removeAll { $0.storage === storage } }
     return made
+  }
+}
+
+extension DependencyStorage {
+  /// The values built here that the storages this one derives from don't share, and that the
+  /// user did not hand in.
+  var ownBuiltValues: [BuiltValue] {
+    // A storage that holds no value: no walk through the ones above.
+    guard state.lockedIfMade != nil, case let own = builtValues, !own.isEmpty else { return [] }
+    var inherited = existingAttachment(HandedInValues.self)?.boxes ?? []
+    var node = parent
+    while let ancestor = node {
+      for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
+      node = ancestor.parent
+    }
+    return own.filter { !inherited.contains(ObjectIdentifier($0.box)) }
   }
 }

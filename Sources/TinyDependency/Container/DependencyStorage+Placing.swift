@@ -1,11 +1,12 @@
-/// What preparation (async keys) and shutdown need from a storage: values stored without a
-/// synchronous build, and values retired after their shutdown.
+/// Values a storage did not build on a read: placed here (a placed async value, a value
+/// handed in at the entry point), and values whose lifetime ended (their scope instance ended,
+/// or they were shut down).
 extension DependencyStorage {
   /// The value of `id` built here or shared from an ancestor, without building anything; nil
   /// for a value that was shut down.
   func existingBuiltValue(for id: ObjectIdentifier) -> BuiltValue? {
     if let built = builtValue(for: id) { return built.box.hasEnded ? nil : built }
-    guard case .share(let inherited) = lookAbove(for: id, prepared: placedHere) else {
+    guard case .share(let inherited) = lookAbove(for: id, placed: placedHere) else {
       return nil
     }
     return state.withLock { state in
@@ -18,16 +19,17 @@ extension DependencyStorage {
     }
   }
 
-  /// The keys whose values this storage prepared itself: a value built here from one of them
+  /// The keys whose values this storage placed itself: a value built here from one of them
   /// stays in this scope, and one built above from their own is not shared into it.
   var placedHere: Set<ObjectIdentifier>? {
     state.lockedIfMade?.withLock { $0.placed?.keys }
   }
 
-  /// Keeps a value that `prepare` built as this storage's built value of `id`, in place of one
+  /// Keeps a value placed from outside (a placed async value) as this storage's built value of
+  /// `id`, in place of one
   /// that was shut down if need be; returns false, storing nothing, when the storage already
   /// has or builds one.
-  func storePrepared(_ id: ObjectIdentifier, _ built: BuiltValue) -> Bool {
+  func place(_ id: ObjectIdentifier, _ built: BuiltValue) -> Bool {
     let stored = state.withLock { state in
       if case .built(let old)? = state.entries[id], old.box.hasEnded {
         // Reads still in flight may hold it.
@@ -55,29 +57,13 @@ extension DependencyStorage {
   }
 
   /// Whether `id`'s value was shut down here or in a storage this one derives from.
-  func wasShutDown(_ id: ObjectIdentifier) -> Bool {
+  func hasEndedHereOrAbove(_ id: ObjectIdentifier) -> Bool {
     var node: DependencyStorage? = self
     while let storage = node {
       if storage.state.withLock({ $0.hasEnded(id) }) { return true }
       node = storage.parent
     }
     return false
-  }
-}
-
-extension DependencyStorage {
-  /// The values built here that the storages this one derives from don't share, and that the
-  /// user did not hand in.
-  var ownBuiltValues: [BuiltValue] {
-    // A storage that holds no value: no walk through the ones above.
-    guard state.lockedIfMade != nil, case let own = builtValues, !own.isEmpty else { return [] }
-    var inherited = existingAttachment(HandedInValues.self)?.boxes ?? []
-    var node = parent
-    while let ancestor = node {
-      for built in ancestor.builtValues { inherited.insert(ObjectIdentifier(built.box)) }
-      node = ancestor.parent
-    }
-    return own.filter { !inherited.contains(ObjectIdentifier($0.box)) }
   }
 }
 
@@ -103,11 +89,4 @@ extension KeySet {
     guard let keys else { return }
     for key in keys { insert(key) }
   }
-}
-
-/// The boxes of the values the user handed in as built ones (`prepareDependencies`), by
-/// identity: the user's, never shut down. An attachment of the root they were handed to.
-final class HandedInValues: @unchecked Sendable {
-  /// Written and read only under the storage's lock (`StorageState.attachment(_:)`).
-  var boxes: Set<ObjectIdentifier> = []
 }

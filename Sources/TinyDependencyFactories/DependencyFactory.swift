@@ -1,3 +1,5 @@
+import TinyDependency
+
 /// A dependency that makes values from run-time arguments: a detail model for an id, a client
 /// for a tenant.
 ///

@@ -1,5 +1,7 @@
-/// Strict mode, attached through the seam: an observer around a test's own that reports each
-/// live fallback to the testing product's router, which words and holds the report.
+import TinyDependency
+
+/// Strict mode, attached through the core's seam: an observer around a test's own that reports
+/// each live fallback to the router, which words and holds the report.
 final class StrictModeObserver: DependencyObserver {
   /// The observer strict mode was attached around (a test's record), told of everything.
   let base: (any DependencyObserver)?
@@ -7,6 +9,7 @@ final class StrictModeObserver: DependencyObserver {
   init(around base: (any DependencyObserver)?) { self.base = base }
 
   var observesReads: Bool { base?.observesReads ?? false }
+  var reportsLiveFallbacks: Bool { true }
   var tracesStops: Bool { base?.tracesStops ?? false }
   var stopsAtLiveFallbacks: Bool { base?.stopsAtLiveFallbacks ?? false }
 
@@ -24,7 +27,7 @@ final class StrictModeObserver: DependencyObserver {
 
   func didFallBackToLive(_ key: any DependencyKey.Type, readers: [any DependencyKey.Type]) {
     base?.didFallBackToLive(key, readers: readers)
-    IssueReporter.router?.reportLiveFallback(of: key, readers: readers)
+    IssueRouter.reportLiveFallback(of: key, readers: readers)
   }
 
   func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T? { base?.attachment(make) }
@@ -46,10 +49,10 @@ final class StrictModeObserver: DependencyObserver {
 }
 
 extension DependencyValues {
-  /// Whether a test value that falls back to the live default is reported as a test issue;
-  /// TinyDependencyTesting's strict mode sets it. Nothing is rebuilt: it adds reports only.
-  package var reportsLiveFallbacks: Bool {
-    get { observer is StrictModeObserver }
+  /// Whether a test value that falls back to the live default is reported as a test issue:
+  /// strict mode's observer, attached around the test's own. Nothing is rebuilt.
+  var strictMode: Bool {
+    get { reportsLiveFallbacks }
     set {
       guard newValue != reportsLiveFallbacks else { return }
       observer = newValue ? StrictModeObserver(around: observer) : attachedObserver
@@ -57,7 +60,7 @@ extension DependencyValues {
   }
 
   /// The observer attached beneath strict mode's, if strict mode is on; else ``observer``.
-  package var attachedObserver: (any DependencyObserver)? {
+  var attachedObserver: (any DependencyObserver)? {
     (observer as? StrictModeObserver)?.base ?? observer
   }
 }

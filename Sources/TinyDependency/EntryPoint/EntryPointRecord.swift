@@ -11,7 +11,7 @@
 /// call), or that a value the root built read, keeps what it has: what was handed out never
 /// changes. The call reports it. In the preview context a later call replaces the values of the
 /// keys it sets, since a preview runs its setup again; values built from the old ones keep them.
-package final class PreparedRoot: Sendable {
+package final class EntryPointRecord: Sendable {
   /// One value a call set.
   struct Change {
     let key: KeyType
@@ -47,7 +47,7 @@ package final class PreparedRoot: Sendable {
   package init() {}
 
   /// The process root's.
-  static let process = PreparedRoot()
+  static let process = EntryPointRecord()
 
   /// Applies `changes` to `root`, as the call at `site` asks. The record's lock and the root's
   /// are taken one after the other, never one inside the other: first the call is counted, then
@@ -117,7 +117,7 @@ package final class PreparedRoot: Sendable {
   }
 }
 
-extension PreparedRoot.Outcome {
+extension EntryPointRecord.Outcome {
   /// The report for a call that was not the first, or that kept or skipped a value; nil for a
   /// first call that applied everything, and for a preview's later call.
   func message(at site: SourceSite, context: DependencyContext) -> String? {
@@ -156,4 +156,11 @@ extension PreparedRoot.Outcome {
     )
     return parts.joined(separator: " ")
   }
+}
+
+/// The boxes of the values the user handed in as built ones (`prepareDependencies`), by
+/// identity: the user's, never shut down. An attachment of the root they were handed to.
+final class HandedInValues: @unchecked Sendable {
+  /// Written and read only under the storage's lock (`StorageState.attachment(_:)`).
+  var boxes: Set<ObjectIdentifier> = []
 }

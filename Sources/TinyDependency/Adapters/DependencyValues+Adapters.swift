@@ -24,6 +24,10 @@ extension DependencyValues {
     }
   }
 
+  /// Whether a test value that falls back to the live default is reported as a test issue
+  /// here: the testing product's strict mode, attached as an observer.
+  package var reportsLiveFallbacks: Bool { storage.observer?.reportsLiveFallbacks ?? false }
+
   /// Every value this container holds, with the keys each build read, and those of the scopes
   /// around it that they read, transitively: what its graph shows.
   package var builtKeysWithTheirReads: [(key: KeyType, reads: [KeyType])] {
@@ -49,10 +53,4 @@ extension DependencyKey {
 extension MainActorDependencyKey {
   /// The key this one's values are stored under, for the validator of TinyDependencyTesting.
   package static var storageKey: any DependencyKey.Type { MainActorKey<Self>.self }
-}
-
-extension BuildFrame {
-  /// The build the calling code runs in: the synchronous build innermost on this thread, else
-  /// the asynchronous build (a lifecycle's builder) bound to this task, which may hop threads.
-  static var running: BuildFrame? { innermostOnThisThread ?? DependencyValues.bound?.frame }
 }
