@@ -149,7 +149,13 @@ let package = Package(
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
     // Keys spelled with `liveValue`, through the face, as a swift-dependencies user writes them.
-    .testTarget(name: "FaceTests", dependencies: ["TinyDependencyFaceTestSupport"]),
+    // A file that also imports the core, and one that uses the concurrency helpers, say so.
+    .testTarget(
+      name: "FaceTests",
+      dependencies: [
+        "TinyDependencyFaceTestSupport", "TinyDependency", "TinyDependencyConcurrency",
+      ]
+    ),
     // A file moved from swift-dependencies imports what these suites import, and nothing else.
     .testTarget(
       name: "MigrationTests",
