@@ -21,6 +21,8 @@ let package = Package(
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
+    // Collections that modules contribute to, built above the core: every member is a key.
+    .library(name: "TinyDependencyCollections", targets: ["TinyDependencyCollections"]),
     // `LockIsolated`, `ActorIsolated`, `UncheckedSendable`, for code that does not import
     // ConcurrencyExtras: a module of their own, so a file that imports both is not ambiguous.
     .library(name: "TinyDependencyConcurrency", targets: ["TinyDependencyConcurrency"]),
@@ -51,6 +53,7 @@ let package = Package(
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyCollections", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyConcurrency", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyFace", dependencies: ["TinyDependency"]),
     .target(
@@ -139,6 +142,13 @@ let package = Package(
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyValidation",
         "TinyDependencyExampleGraph", "TestSubprocess",
+      ]
+    ),
+    .testTarget(
+      name: "TinyDependencyCollectionsTests",
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph",
+        "TinyDependencyTesting", "TinyDependencyValidation", "TestSubprocess",
       ]
     ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
