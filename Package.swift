@@ -41,7 +41,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "TinyDependency", exclude: ["README.md"]),
-    .target(name: "TinyDependencyGraph", dependencies: ["TinyDependency"]),
+    // The graph knows collections: their marker keys stay out, their members show under them.
+    .target(
+      name: "TinyDependencyGraph",
+      dependencies: ["TinyDependency", "TinyDependencyCollections"]
+    ),
     .target(
       name: "TinyDependencyValidation",
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
