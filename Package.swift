@@ -109,8 +109,8 @@ let package = Package(
     .executableTarget(
       name: "TinyDependencyBenchmarks",
       dependencies: [
-        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyGraph",
-        "TinyDependencyLifecycle",
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyCollections",
+        "TinyDependencyGraph", "TinyDependencyLifecycle",
       ]
     ),
     .testTarget(
