@@ -173,7 +173,7 @@ let package = Package(
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
         "TinyDependencyConcurrency", "TinyDependencyFace", "TinyDependencyLifecycle",
-        "TinyDependencyExample", "TinyDependencyValidation",
+        "TinyDependencyExample", "TinyDependencyValidation", "TinyDependencyCollections",
       ]
     ),
   ],
