@@ -23,6 +23,8 @@ let package = Package(
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
     // `DependencyFactory`: values made from run-time arguments, above the core's seam.
     .library(name: "TinyDependencyFactories", targets: ["TinyDependencyFactories"]),
+    // Collections that modules contribute to, built above the core: every member is a key.
+    .library(name: "TinyDependencyCollections", targets: ["TinyDependencyCollections"]),
     // `LockIsolated`, `ActorIsolated`, `UncheckedSendable`, for code that does not import
     // ConcurrencyExtras: a module of their own, so a file that imports both is not ambiguous.
     .library(name: "TinyDependencyConcurrency", targets: ["TinyDependencyConcurrency"]),
@@ -41,7 +43,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "TinyDependency", exclude: ["README.md"]),
-    .target(name: "TinyDependencyGraph", dependencies: ["TinyDependency"]),
+    // The graph knows collections: their marker keys stay out, their members show under them.
+    .target(
+      name: "TinyDependencyGraph",
+      dependencies: ["TinyDependency", "TinyDependencyCollections"]
+    ),
     .target(
       name: "TinyDependencyValidation",
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
@@ -54,6 +60,7 @@ let package = Package(
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyFactories", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyCollections", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyConcurrency", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyFace", dependencies: ["TinyDependency"]),
     .target(
@@ -105,9 +112,8 @@ let package = Package(
     .executableTarget(
       name: "TinyDependencyBenchmarks",
       dependencies: [
-        "TinyDependencyFactories",
-        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyGraph",
-        "TinyDependencyLifecycle",
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyCollections",
+        "TinyDependencyFactories", "TinyDependencyGraph", "TinyDependencyLifecycle",
       ]
     ),
     .testTarget(
@@ -147,6 +153,13 @@ let package = Package(
         "TinyDependencyExampleGraph", "TestSubprocess",
       ]
     ),
+    .testTarget(
+      name: "TinyDependencyCollectionsTests",
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph",
+        "TinyDependencyTesting", "TinyDependencyValidation", "TestSubprocess",
+      ]
+    ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
     // Keys spelled with `liveValue`, through the face, as a swift-dependencies user writes them.
     // A file that also imports the core, and one that uses the concurrency helpers, say so.
@@ -172,7 +185,7 @@ let package = Package(
         "TinyDependencyFactories",
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
         "TinyDependencyConcurrency", "TinyDependencyFace", "TinyDependencyLifecycle",
-        "TinyDependencyExample", "TinyDependencyValidation",
+        "TinyDependencyExample", "TinyDependencyValidation", "TinyDependencyCollections",
       ]
     ),
   ],

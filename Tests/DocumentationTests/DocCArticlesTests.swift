@@ -13,6 +13,7 @@ struct DocCArticlesTests {
     "Sources/TinyDependencyValidation/TinyDependencyValidation.docc",
     "Sources/TinyDependencyBuiltins/TinyDependencyBuiltins.docc",
     "Sources/TinyDependencyLifecycle/TinyDependencyLifecycle.docc",
+    "Sources/TinyDependencyCollections/TinyDependencyCollections.docc",
   ]
 
   /// The compiled copies of the catalogs' code blocks, one file per article or two.
@@ -27,6 +28,7 @@ struct DocCArticlesTests {
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyValidation.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
+    "DocCExamples+Collections.swift",
     "GuideExamples+Factories.swift",
     "GuideExamples+Sessions.swift",
     // Reference material that README.md showed before it became a front door.
