@@ -40,7 +40,7 @@ extension BuildFrame {
   package static var isRunningOnThisThread: Bool { ThreadBuilds.current.innermost != nil }
 
   /// Whether a graph trace or a validation watches this build.
-  package var isTraced: Bool { observer.tracesStops }
+  package var isTraced: Bool { observer?.tracesStops == true }
 
   /// Whether the key's value for this build's context is, so far, the fallback to its default.
   package var fellBackToDefault: Bool { hasFallenBack }

@@ -228,7 +228,7 @@ extension DependencyStorage {
       )
       if finished { return }
       let waited = SystemInterface.monotonicSeconds() - started
-      if !warned && waited >= Diagnostics.handOffWarningDelay && !observer.tracesStops {
+      if !warned && waited >= Diagnostics.handOffWarningDelay && observer?.tracesStops != true {
         warned = true
         if builder.claimWaitWarning() {
           Diagnostics.warnOfLongWait(for: builder, reading: Key.self)

@@ -111,7 +111,7 @@ extension Diagnostics {
     unlessTracedBy observer: (any DependencyObserver)?,
     context: DependencyContext
   ) {
-    guard !observer.tracesStops else { return }
+    guard observer?.tracesStops != true else { return }
     if context == .test { return IssueReporter.report(message) }
     stopWithMessage("TinyDependency: " + message)
   }
