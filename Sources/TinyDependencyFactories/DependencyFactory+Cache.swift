@@ -65,8 +65,10 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
       switch table.claim(arguments, for: frame) {
       case .built(let value): return remember(value)
       case .building(let builder):
-        builder.stopIfRunningOnThisThread()
-        table.wait(for: arguments, builtBy: builder)
+        // The core's wait: a cycle stops with its path, a long hand-off warns.
+        builder.waitForProduct(of: key, in: values) { timeout in
+          table.wait(for: arguments, builtBy: builder, timeout: timeout)
+        }
       case .claimed:
         let (value, trace) = frame.run(in: values) { make(arguments) }
         table.store(value, inputs: trace.inputs, for: arguments)
@@ -175,15 +177,16 @@ private final class FactoryTable<Arguments: Hashable & Sendable, Value: Sendable
     }
   }
 
-  /// Waits until `builder` no longer builds the product for `arguments`.
-  func wait(for arguments: Arguments, builtBy builder: BuildFrame) {
-    while !slots.wait(
+  /// Waits at most `timeout` seconds until `builder` no longer builds the product for
+  /// `arguments`; returns whether it finished.
+  func wait(for arguments: Arguments, builtBy builder: BuildFrame, timeout: Double) -> Bool {
+    slots.wait(
       while: { slots in
         if case .building(let current)? = slots[arguments] { return current === builder }
         return false
       },
-      timeout: 0.25
-    ) {}
+      timeout: timeout
+    )
   }
 
   /// Keeps `value` as the product for `arguments` and wakes the calls that wait for it.

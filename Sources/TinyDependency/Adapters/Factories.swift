@@ -28,11 +28,15 @@ extension BuildFrame {
     return (result, trace)
   }
 
-  /// Stops with the cycle if this build runs on this thread: waiting for it would never end.
-  package func stopIfRunningOnThisThread() {
-    if let stack = BuildFrame.threadStack(downTo: self) {
-      Diagnostics.stopWithCycle(stack.reversed(), reentering: [keyType], observer: observer)
-    }
+  /// Waits until this build has made the product a call of `key` waits for, as a read waits
+  /// for a build: a cycle on this thread or across threads stops, a long wait warns once.
+  /// `waitOnce(timeout)` waits at most that long and returns whether the product is there.
+  package func waitForProduct(
+    of key: any DependencyKey.Type,
+    in values: DependencyValues,
+    _ waitOnce: (_ timeout: Double) -> Bool
+  ) {
+    BuildFrame.wait(for: self, reading: key, observer: values.storage.observer, waitOnce)
   }
 
   /// Whether this thread runs a build now: a product made here is part of it. A thread-local

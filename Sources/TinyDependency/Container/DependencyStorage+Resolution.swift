@@ -45,7 +45,9 @@ extension DependencyStorage {
         stopReadAfterEnd(Key.self, context: context)
 
       case .wait(let builder):
-        waitForBuild(of: Key.self, id: id, by: builder, in: self)
+        BuildFrame.wait(for: builder, reading: Key.self, observer: observer) {
+          waitWhileBuilding(id, by: builder, timeout: $0)
+        }
         step = lookHere(Key.self, id, claiming: false, &placed, values)
 
       case .build(let frame):
@@ -64,7 +66,9 @@ extension DependencyStorage {
             )
           }
         case .wait(let builder, let owner):
-          waitForBuild(of: Key.self, id: id, by: builder, in: owner)
+          BuildFrame.wait(for: builder, reading: Key.self, observer: observer) {
+            owner.waitWhileBuilding(id, by: builder, timeout: $0)
+          }
           step = lookHere(Key.self, id, claiming: false, &placed, values)
         case .build(let highest):
           // Claim the build here, then announce it in `highest`, the highest scope around that
@@ -190,50 +194,5 @@ extension DependencyStorage {
       observer.didFallBackToLive(Key.self, readers: readers)
     }
     return (box, trace)
-  }
-
-  /// Waits until `builder` no longer builds `id` in `owner`, or stops with the cycle that makes
-  /// the wait endless: the builder runs on this thread, or waits, through other threads, for a
-  /// build this thread runs. A wait that goes on for long is warned of, once, but not stopped:
-  /// a build may be slow, and a blocking hand-off to another thread looks the same from here.
-  func waitForBuild<Key: DependencyKey>(
-    of key: Key.Type,
-    id: ObjectIdentifier,
-    by builder: BuildFrame,
-    in owner: DependencyStorage
-  ) {
-    if let stack = BuildFrame.threadStack(downTo: builder) {
-      Diagnostics.stopWithCycle(stack.reversed(), reentering: [Key.self], observer: observer)
-    }
-    let stack = BuildFrame.threadStack()
-    if let innermost = stack.first { BlockedThreads.register(innermost, waitingOn: builder) }
-    defer { if !stack.isEmpty { BlockedThreads.unregister() } }
-    let started = SystemInterface.monotonicSeconds()
-    var warned = false
-    while true {
-      if let loop = BlockedThreads.loop(from: stack, waitingOn: builder) {
-        Diagnostics.stopWithCycle(
-          loop.path,
-          reentering: loop.continuation,
-          acrossThreads: true,
-          observer: observer
-        )
-      }
-      let finished = owner.state.wait(
-        while: { state in
-          if case .building(let current)? = state.entries[id] { return current === builder }
-          return false
-        },
-        timeout: 0.25
-      )
-      if finished { return }
-      let waited = SystemInterface.monotonicSeconds() - started
-      if !warned && waited >= Diagnostics.handOffWarningDelay && observer?.tracesStops != true {
-        warned = true
-        if builder.claimWaitWarning() {
-          Diagnostics.warnOfLongWait(for: builder, reading: Key.self)
-        }
-      }
-    }
   }
 }
