@@ -143,8 +143,10 @@ extension DependencyStorage {
     }
     state.broadcast()
     share(built, as: id, builtBy: frame, marked: marked, prepared: prepared, upTo: limit)
-    // Built while its instance ended: later reads stop as after the end.
-    if limit?.instance?.isEnded == true { built.box.retire() }
+    // The instance owns it, also when built below it; built after its end, the read stops.
+    if let limit, let instance = limit.instance {
+      instance.keep(built, builtIn: self, owner: limit)
+    }
     return built
   }
 

@@ -29,6 +29,10 @@ final class ScopeInstance: @unchecked Sendable {
     var children: [DependencyValues] = []
     /// What TinyDependencyLifecycle's `end()` keeps: the first end's outcome.
     var ending: (any AnyObject & Sendable)?
+    /// Values of this instance's scope built in a container below it that set one of their
+    /// inputs (not an instance itself): this instance ends them too. With each, the depth of
+    /// the storage it was built in, and that storage's serial.
+    var builtBelow: [(depth: Int, serial: UInt64, value: BuiltValue)] = []
   }
 
   let scope: ScopeType
@@ -53,7 +57,14 @@ final class ScopeInstance: @unchecked Sendable {
           + "declare `typealias Parent = RootScope` in \(scope.name)."
       )
     }
-    parent?.stopIfEnded()
+    if let parent, parent.isEnded {
+      let (name, around) = (scope.name, parent.scope.name)
+      stopWithMessage(
+        "TinyDependency: \(name) was begun in a \(around) instance that already ended "
+          + "(`beginScope(\(name).self)` on its values); what it held is gone. Fix: begin "
+          + "\(name) before the \(around) instance's `end()`, or in a new \(around) instance."
+      )
+    }
   }
 
   var isEnded: Bool { withState { $0.ended } }
@@ -67,6 +78,34 @@ final class ScopeInstance: @unchecked Sendable {
         + "Fix: finish an instance's work before `end()`; begin a new one with `beginScope`."
     )
   }
+
+  /// Keeps `built`, a value of this instance's scope just built in `storage`: one built below
+  /// the instance's own storage is the instance's to end. One built after the instance ended
+  /// is retired, handed to the end's ``LateScopeValues`` to shut down, and its read stops.
+  func keep(_ built: BuiltValue, builtIn storage: DependencyStorage, owner: DependencyStorage) {
+    // Below the owner, in a storage that isn't an instance (which ends its own), and not
+    // shared up to the owner.
+    let below =
+      storage !== owner && storage.instance == nil
+      && owner.builtValue(for: built.key.id)?.box !== built.box
+    let depth = below ? storage.depth : 0
+    let late = withState { state -> (any AnyObject & Sendable)?? in
+      guard !state.ended else { return .some(state.ending) }
+      if below { state.builtBelow.append((depth, storage.serial, built)) }
+      return nil
+    }
+    guard let late else { return }
+    built.box.retire()
+    (late as? any LateScopeValues)?.arrivedAfterEnd(built, owner: DependencyValues(storage: owner))
+    stopIfEnded(reading: built.key.name)
+  }
+}
+
+/// What TinyDependencyLifecycle's end of an instance does with a value built for the instance
+/// after it ended: shuts it down once, before the read that built it stops.
+package protocol LateScopeValues: AnyObject, Sendable {
+  /// Shuts `value` down unless the end already did, and returns once it is down.
+  func arrivedAfterEnd(_ value: BuiltValue, owner: DependencyValues)
 }
 
 extension DependencyStorage {

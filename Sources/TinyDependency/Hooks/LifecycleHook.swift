@@ -28,6 +28,15 @@ extension BuiltValue {
   /// The value, as its key's `Value`.
   package func value<Value: Sendable>(as type: Value.Type) -> Value { box.unbox(as: type) }
 
+  /// The identity of this build's value, the same in every container that holds it.
+  package var identity: ObjectIdentifier { ObjectIdentifier(box) }
+
+  /// Whether the value was shut down, or its instance ended, so that reads of it stop.
+  package var isRetired: Bool { box.isRetired }
+
+  /// Marks the value as shut down: reads of it stop from now on, wherever it is held.
+  package func retireValue() { box.retire() }
+
   /// The value, whatever its type.
   package var anyValue: any Sendable {
     func open<Key: DependencyKey>(_ key: Key.Type) -> any Sendable {
@@ -189,18 +198,24 @@ package enum PreparedOnlyKeys {
 extension DependencyValues {
   /// Ends this container's scope instance, once: marks it ended (runs and reads of its scoped
   /// values stop), takes it from the instance around it, and keeps what `make` returns, given
-  /// the instances still open inside it (latest first); later calls return that. Nil when the
+  /// the instances still open inside it (latest first) and the values of its scope built below
+  /// it, one array per container, deepest first; later calls return that. Nil when the
   /// container is no scope instance.
   package func endScopeInstance<T: AnyObject & Sendable>(
-    _ make: ([DependencyValues]) -> T
+    _ make: ([DependencyValues], [[BuiltValue]]) -> T
   ) -> T? {
     guard let instance = storage.instance else { return nil }
     // Not a returned tuple: a tuple of a generic type costs a metadata lookup at each end.
     var first = false
     let ending: T = instance.withState { state in
       if let existing = state.ending as? T { return existing }
-      let made = make(state.children.reversed())
-      (state.ended, state.ending, state.children) = (true, made, [])
+      var below: [UInt64: (depth: Int, values: [BuiltValue])] = [:]
+      for (depth, serial, value) in state.builtBelow {
+        below[serial, default: (depth, [])].values.append(value)
+      }
+      let groups = below.values.sorted { $0.depth > $1.depth }.map(\.values)
+      let made = make(state.children.reversed(), groups)
+      (state.ended, state.ending, state.children, state.builtBelow) = (true, made, [], [])
       first = true
       return made
     }
