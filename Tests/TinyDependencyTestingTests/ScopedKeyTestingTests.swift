@@ -41,6 +41,30 @@ struct ScopedKeyTestingTests {
     }
   }
 
+  /// Issue 45, item 5: a shared value that reads a session's value through a transient key
+  /// holds it all the same; the validator names the whole path.
+  @Test func theValidatorFindsACaptiveDependencyThroughATransientKey() throws {
+    let report = DependencyValidator.validate([BadgeKey.self])
+    let finding = try #require(report.findings.first { $0.kind == .captiveDependency })
+    #expect(finding.key == "BadgeKey")
+    #expect(finding.path == ["BadgeKey", "CartLabelKey", "LoginCartKey"])
+    #expect(finding.message.contains("(shared) reads LoginCartKey (scoped(Login))"))
+    #expect(finding.message.contains("through CartLabelKey (transient)"))
+    #expect(finding.message.contains("`.scoped(Login.self)`"))
+    #expect(report.findings.count == 1)
+  }
+
+  /// Issue 45, item 5: the same chain read in a test records the issue at the read.
+  @Test func aCaptiveReadThroughATransientKeyInATestRecordsAnIssue() {
+    let login = DependencyValues.current.beginScope(Login.self)
+    withKnownIssue {
+      _ = login.values[BadgeKey.self]
+    } matching: { issue in
+      issue.description.contains("captive dependency in the test context: BadgeKey (shared)")
+        && issue.description.contains("BadgeKey -> CartLabelKey -> LoginCartKey")
+    }
+  }
+
   /// Cases running in parallel, each in its own test root with a session of its own.
   @Test(arguments: 0..<6)
   func parallelCasesEachWithASessionNeverShare(user: Int) async throws {
@@ -96,6 +120,26 @@ enum AnalyticsKey: DependencyKey {
     return 0
   }
   static var testValue: Int { DependencyValues.current[LoginCartKey.self].user }
+}
+
+/// A transient label made from the login's cart: harmless alone, built anew on every read.
+enum CartLabelKey: DependencyKey {
+  static var defaultValue: String {
+    LiveBuilds.count.add()
+    return ""
+  }
+  static var testValue: String { "cart \(DependencyValues.current[LoginCartKey.self].user)" }
+  static var lifetime: DependencyLifetime { .transient }
+}
+
+/// A process-wide badge that reads the cart through the transient label: it keeps the first
+/// login's cart's label, a captive dependency through a transient key.
+enum BadgeKey: DependencyKey {
+  static var defaultValue: String {
+    LiveBuilds.count.add()
+    return ""
+  }
+  static var testValue: String { DependencyValues.current[CartLabelKey.self] }
 }
 
 enum ShellKey: DependencyKey {

@@ -152,16 +152,26 @@ extension Diagnostics {
   }
 
   /// Reports that the build of `frame` reads `key`, which lives shorter: stops, or in tests
-  /// records an issue. While tracing, the graph and validator report it instead.
+  /// records an issue. A transient build passes the value on to whatever read it, so the
+  /// builds it read through are checked too, out to the first one that isn't transient.
+  /// While tracing, the graph and validator report it instead.
   static func checkCaptive(_ frame: BuildFrame, reading key: any DependencyKey.Type) {
-    guard case .scoped(let inner) = key.lifetime.kind,
-      frame.keyType.lifetime.holdsCaptive(key.lifetime)
-    else { return }
-    let (outer, name) = (frame.keyName, _typeName(key, qualified: false))
+    guard case .scoped(let inner) = key.lifetime.kind else { return }
+    var holder = frame
+    var through: [BuildFrame] = []
+    while !holder.keyType.lifetime.holdsCaptive(key.lifetime) {
+      guard holder.keyType.lifetime.kind == .transient, let reader = holder.parent else { return }
+      through.insert(holder, at: 0)
+      holder = reader
+    }
+    let (outer, name) = (holder.keyName, _typeName(key, qualified: false))
     let path = (frame.activeReaderChain.map(\.keyName) + [name]).joined(separator: " -> ")
+    let via = through.map { "\($0.keyName) (\($0.keyType.lifetime))" }
     let message =
       "captive dependency in the \(frame.context) context: \(outer) "
-      + "(\(frame.keyType.lifetime)) reads \(name) (\(key.lifetime)) while it is built: \(path). "
+      + "(\(holder.keyType.lifetime)) reads \(name) (\(key.lifetime))"
+      + (via.isEmpty ? "" : " through " + via.joined(separator: ", "))
+      + " while it is built: \(path). "
       + "It outlives every \(inner.name) instance, so it would keep the first one's \(name). "
       + "Fix: declare \(outer) `.scoped(\(inner.name).self)`, or read \(name) where it is used."
     report(message, stops: frame.recorder == nil, context: frame.context)
