@@ -114,8 +114,10 @@ package final class BuildFrame: @unchecked Sendable {
     while let current = frame {
       let reads = current.withState { $0.isFinished ? nil : $0.reads }
       if let reads {
-        // The build below this one is in progress, so this one has not recorded reading it.
-        let all = reads.map(\.type) + (child.map { [$0.keyType] } ?? [])
+        // The build below this one is in progress, so this one has not recorded reading it;
+        // unless it is this key's own (a factory's sample product, made inside its build).
+        let below = child.flatMap { $0.key == current.key ? nil : [$0.keyType] } ?? []
+        let all = reads.map(\.type) + below
         recorder?.recordBuild(of: current.keyType, reads: all, fellBack: false)
       }
       child = current
