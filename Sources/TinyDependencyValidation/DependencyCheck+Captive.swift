@@ -4,7 +4,8 @@ internal import TinyDependencyGraph
 extension DependencyCheck {
   /// Each value that outlives a scoped key it reads (a shared value reading a session's), with
   /// the path from a listed key to it. A read through transient keys counts as the reader's
-  /// own: a transient value is handed to whatever read it, which keeps it.
+  /// own: a transient value is handed to whatever read it, which keeps it. A factory's product
+  /// is its caller's, so a factory key holds nothing captive.
   static func captiveDependencies(
     _ keys: [any DependencyKey.Type],
     in graph: DependencyGraph
@@ -43,6 +44,9 @@ extension DependencyCheck {
       var seen: Set<DependencyGraph.Node> = [edge.from]
       while !pending.isEmpty {
         let (reader, through) = pending.removeFirst()
+        // A factory's product belongs to its caller, not to the factory's key: the read is
+        // no captive through it (the caller's own build is checked when it calls at run time).
+        if reader.isFactoryKey { continue }
         if reader.lifetime.holdsCaptive(edge.to.lifetime) {
           found.append((reader, through, edge.to))
         } else if reader.lifetime == .transient {

@@ -65,6 +65,23 @@ struct ScopedKeyTestingTests {
     }
   }
 
+  /// Issue 45, item 9: a cached factory keeps its products in the container of the call, so a
+  /// product that reads a login's cart is made once per login instance, and is no captive.
+  @Test func aCachedFactorysProductReadingAScopedValueIsMadeOncePerInstance() async throws {
+    let first = DependencyValues.current.beginScope(Login.self) { $0[LoginUserKey.self] = 1 }
+    let second = DependencyValues.current.beginScope(Login.self) { $0[LoginUserKey.self] = 2 }
+    let label = first.run { DependencyValues.current[CartLabelFactoryKey.self]("a") }
+    #expect(first.run { DependencyValues.current[CartLabelFactoryKey.self]("a") } === label)
+    let other = second.run { DependencyValues.current[CartLabelFactoryKey.self]("a") }
+    #expect(label.text == "a 1")
+    #expect(other.text == "a 2")
+    try await first.end()
+    try await second.end()
+    // The validator agrees: a factory's product is its caller's.
+    let report = DependencyValidator.validate([SampledCartLabelFactoryKey.self])
+    #expect(!report.findings.contains { $0.kind == .captiveDependency }, "\(report)")
+  }
+
   /// Cases running in parallel, each in its own test root with a session of its own.
   @Test(arguments: 0..<6)
   func parallelCasesEachWithASessionNeverShare(user: Int) async throws {
@@ -140,6 +157,31 @@ enum BadgeKey: DependencyKey {
     return ""
   }
   static var testValue: String { DependencyValues.current[CartLabelKey.self] }
+}
+
+/// A label made per argument from the login's cart.
+final class CartLabel: Sendable {
+  let text: String
+  init(_ text: String) { self.text = text }
+}
+
+/// A shared cached factory whose products read the login's cart.
+enum CartLabelFactoryKey: DependencyKey {
+  static var defaultValue: DependencyFactory<String, CartLabel> {
+    .cached { CartLabel("\($0) \(DependencyValues.current[LoginCartKey.self].user)") }
+  }
+  static var testValue: DependencyFactory<String, CartLabel> { defaultValue }
+}
+
+/// A factory traced with a sample, whose products read the login's cart.
+enum SampledCartLabelFactoryKey: DependencyKey {
+  static var defaultValue: DependencyFactory<String, CartLabel> {
+    LiveBuilds.count.add()
+    return .init { CartLabel($0) }
+  }
+  static var testValue: DependencyFactory<String, CartLabel> {
+    .init(sample: "a") { CartLabel("\($0) \(DependencyValues.current[LoginCartKey.self].user)") }
+  }
 }
 
 enum ShellKey: DependencyKey {

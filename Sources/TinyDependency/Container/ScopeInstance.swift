@@ -152,15 +152,18 @@ extension Diagnostics {
   }
 
   /// Reports that the build of `frame` reads `key`, which lives shorter: stops, or in tests
-  /// records an issue. A transient build passes the value on to whatever read it, so the
-  /// builds it read through are checked too, out to the first one that isn't transient.
+  /// records an issue. A transient build passes the value on to whatever read it, and a
+  /// factory's product belongs to its caller (a cached one to the calling container's table),
+  /// so the builds they were made for are checked instead, out to the first that is neither.
   /// While tracing, the graph and validator report it instead.
   static func checkCaptive(_ frame: BuildFrame, reading key: any DependencyKey.Type) {
     guard case .scoped(let inner) = key.lifetime.kind else { return }
     var holder = frame
     var through: [BuildFrame] = []
-    while !holder.keyType.lifetime.holdsCaptive(key.lifetime) {
-      guard holder.keyType.lifetime.kind == .transient, let reader = holder.parent else { return }
+    while holder.isProduct || !holder.keyType.lifetime.holdsCaptive(key.lifetime) {
+      guard holder.isProduct || holder.keyType.lifetime.kind == .transient,
+        let reader = holder.parent
+      else { return }
       through.insert(holder, at: 0)
       holder = reader
     }

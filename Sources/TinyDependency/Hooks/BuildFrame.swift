@@ -30,6 +30,9 @@ package final class BuildFrame: @unchecked Sendable {
   let recorder: (any BuildRecorder)?
   /// The thread that runs the build.
   let thread = SystemInterface.currentThread()
+  /// Whether this is a factory's product made at a call, which belongs to its caller (the
+  /// calling container's table, or the build that called), not to the factory's key.
+  let isProduct: Bool
 
   private struct State {
     var inputs: Set<ObjectIdentifier> = []
@@ -72,8 +75,10 @@ package final class BuildFrame: @unchecked Sendable {
     keyType: any DependencyKey.Type,
     context: DependencyContext,
     parent: BuildFrame?,
-    recorder: (any BuildRecorder)?
+    recorder: (any BuildRecorder)?,
+    isProduct: Bool = false
   ) {
+    self.isProduct = isProduct
     self.key = ObjectIdentifier(keyType)
     self.keyTypeBox = KeyType(keyType)
     self.context = context

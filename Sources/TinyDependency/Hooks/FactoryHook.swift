@@ -12,7 +12,8 @@ extension BuildFrame {
       keyType: key,
       context: values.storage.context,
       parent: values.frame,
-      recorder: values.storage.recorder
+      recorder: values.storage.recorder,
+      isProduct: true
     )
   }
 
