@@ -101,13 +101,6 @@ final class ScopeInstance: @unchecked Sendable {
   }
 }
 
-/// What TinyDependencyLifecycle's end of an instance does with a value built for the instance
-/// after it ended: shuts it down once, before the read that built it stops.
-package protocol LateScopeValues: AnyObject, Sendable {
-  /// Shuts `value` down unless the end already did, and returns once it is down.
-  func arrivedAfterEnd(_ value: BuiltValue, owner: DependencyValues)
-}
-
 extension DependencyStorage {
   /// Marks this storage, not shared yet, as `instance`, which the instance around it ends.
   func begin(_ instance: ScopeInstance) {

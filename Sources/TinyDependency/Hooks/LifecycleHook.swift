@@ -225,3 +225,10 @@ extension DependencyValues {
     return ending
   }
 }
+
+/// What TinyDependencyLifecycle's end of an instance does with a value built for the instance
+/// after it ended: shuts it down once, before the read that built it stops.
+package protocol LateScopeValues: AnyObject, Sendable {
+  /// Shuts `value` down unless the end already did, and returns once it is down.
+  func arrivedAfterEnd(_ value: BuiltValue, owner: DependencyValues)
+}
