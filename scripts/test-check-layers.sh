@@ -42,7 +42,7 @@ expect_break "the storage naming a layer above the seam" Container/StorageState.
 expect_break "the build naming another product's type" Build/Diagnostics.swift \
   'func probe(_ scope: TestScope) {}' 'layer above the seam, not TestScope'
 expect_break "an afternoon read over its budget" Container/ \
-  "$(for i in $(seq 1 40); do printf 'let probe%d = 0\n' "$i"; done)" 'afternoon read'
+  "$(for i in $(seq 1 100); do printf 'let probe%d = 0\n' "$i"; done)" 'afternoon read'
 expect_break "a key reading DependencyValues.current" Conveniences/ReportIssue.swift \
   $'enum ProbeKey: DependencyKey {\n  static var defaultValue: Int {\n    DependencyValues.current[ProbeKey.self]\n  }\n}' 'build reads its frame'
 expect_break "the container binding the task-local" Container/StorageState.swift \

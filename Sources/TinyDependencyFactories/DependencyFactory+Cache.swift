@@ -49,11 +49,10 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
     let values = DependencyValues.current
     // A root's table is the only one its calls ask (nothing above it is reused), and a table
     // never drops a product: what a root's call found there, a later call finds again.
-    let remember: (Value) -> Value = { value in
-      if values.asksNoAttachmentAbove {
-        self.lastHit.remember(FactoryHit(arguments, value), in: values.containerNumber)
-      }
-      return value
+    // The hit is the root's own table's, which keeps it as long as the root lives.
+    let remember: (FactoryHit<Arguments, Value>) -> Value = { hit in
+      if values.asksNoAttachmentAbove { self.lastHit.remember(hit, in: values.containerNumber) }
+      return hit.value
     }
     let found = values.firstInAttachments(FactoryTables.self) { tables, changed in
       tables.existing(self)?.usable(arguments, unlessChanged: changed)
@@ -71,8 +70,7 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
         }
       case .claimed:
         let (value, trace) = frame.run(in: values) { make(arguments) }
-        table.store(value, inputs: trace.inputs, for: arguments)
-        return remember(value)
+        return remember(table.store(value, inputs: trace.inputs, for: arguments))
       }
     }
   }
@@ -89,23 +87,30 @@ final class FactoryHit<Arguments: Sendable, Value: Sendable>: Sendable {
 
 /// The product a cached factory handed out last in a root container, with the container's
 /// serial: a call in the same root with an equal argument takes it with one lock and no
-/// hashing. It keeps that one product alive until the next root call replaces it, or the
-/// factory goes: the root's table keeps it as long anyway, unless the factory outlives its root.
+/// hashing. It keeps no product alive: the hit belongs to that container's table, so the
+/// product goes with its container even when the factory outlives it.
+///
+/// The reference is unowned and unchecked: it is followed only for a call in the container
+/// numbered `number` (no other has its serial), whose storage the call's current values keep
+/// alive, and with it the table, which never drops a hit. Afterwards the number never matches.
+/// A weak reference would cost the hit path a side-table load on every call.
 @usableFromInline
 final class FactoryLastHit: Sendable {
-  private let slot = Locked<(number: UInt64, hit: AnyObject)?>(nil)
+  private let slot = Locked<(number: UInt64, hit: Unmanaged<AnyObject>)?>(nil)
 
   @usableFromInline init() {}
 
   /// The last hit, if it was made in the container numbered `number`.
   @usableFromInline
   func hit(in number: UInt64) -> AnyObject? {
-    slot.withLock { slot in slot.flatMap { $0.number == number ? $0.hit : nil } }
+    slot.withLock { slot in
+      slot.flatMap { $0.number == number ? $0.hit.takeUnretainedValue() : nil }
+    }
   }
 
-  /// Keeps `hit` as made in the container numbered `number`.
+  /// Refers to `hit`, which the table of the container numbered `number` keeps, as the last hit.
   func remember(_ hit: AnyObject, in number: UInt64) {
-    slot.withLock { $0 = (number, hit) }
+    slot.withLock { $0 = (number, Unmanaged.passUnretained(hit)) }
   }
 }
 
@@ -138,11 +143,12 @@ private final class FactoryTables: Sendable {
 private final class FactoryTable<Arguments: Hashable & Sendable, Value: Sendable>: Sendable {
   enum Slot {
     case building(BuildFrame)
-    case built(Value, inputs: Set<ObjectIdentifier>)
+    /// The product, kept as the hit a cache's last-hit memo may refer to.
+    case built(FactoryHit<Arguments, Value>, inputs: Set<ObjectIdentifier>)
   }
 
   enum Claim {
-    case built(Value)
+    case built(FactoryHit<Arguments, Value>)
     case building(BuildFrame)
     case claimed
   }
@@ -157,18 +163,18 @@ private final class FactoryTable<Arguments: Hashable & Sendable, Value: Sendable
   func usable(
     _ arguments: Arguments,
     unlessChanged changed: (Set<ObjectIdentifier>) -> Bool
-  ) -> Value? {
-    guard case .built(let value, let inputs)? = slots.withLock({ $0[arguments] }) else {
+  ) -> FactoryHit<Arguments, Value>? {
+    guard case .built(let hit, let inputs)? = slots.withLock({ $0[arguments] }) else {
       return nil
     }
-    return changed(inputs) ? nil : value
+    return changed(inputs) ? nil : hit
   }
 
   /// The product for `arguments`, its build in progress, or a claim to build it by `frame`.
   func claim(_ arguments: Arguments, for frame: BuildFrame) -> Claim {
     slots.withLock { slots in
       switch slots[arguments] {
-      case .built(let value, _)?: return .built(value)
+      case .built(let hit, _)?: return .built(hit)
       case .building(let builder)?: return .building(builder)
       case nil:
         slots[arguments] = .building(frame)
@@ -189,9 +195,16 @@ private final class FactoryTable<Arguments: Hashable & Sendable, Value: Sendable
     )
   }
 
-  /// Keeps `value` as the product for `arguments` and wakes the calls that wait for it.
-  func store(_ value: Value, inputs: Set<ObjectIdentifier>, for arguments: Arguments) {
-    slots.withLock { $0[arguments] = .built(value, inputs: inputs) }
+  /// Keeps `value` as the product for `arguments`, wakes the calls that wait for it, and
+  /// returns it as kept.
+  func store(
+    _ value: Value,
+    inputs: Set<ObjectIdentifier>,
+    for arguments: Arguments
+  ) -> FactoryHit<Arguments, Value> {
+    let hit = FactoryHit(arguments, value)
+    slots.withLock { $0[arguments] = .built(hit, inputs: inputs) }
     slots.broadcast()
+    return hit
   }
 }

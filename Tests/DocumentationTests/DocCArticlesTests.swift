@@ -14,6 +14,7 @@ struct DocCArticlesTests {
     "Sources/TinyDependencyBuiltins/TinyDependencyBuiltins.docc",
     "Sources/TinyDependencyLifecycle/TinyDependencyLifecycle.docc",
     "Sources/TinyDependencyCollections/TinyDependencyCollections.docc",
+    "Sources/TinyDependencyFactories/TinyDependencyFactories.docc",
   ]
 
   /// The compiled copies of the catalogs' code blocks, one file per article or two.

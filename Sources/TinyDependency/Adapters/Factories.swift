@@ -12,7 +12,8 @@ extension BuildFrame {
       keyType: key,
       context: values.storage.context,
       parent: values.frame,
-      observer: values.storage.observer
+      observer: values.storage.observer,
+      isProduct: true
     )
   }
 

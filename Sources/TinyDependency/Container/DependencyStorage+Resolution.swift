@@ -147,8 +147,10 @@ extension DependencyStorage {
     }
     state.broadcast()
     share(built, as: id, builtBy: frame, marked: marked, placed: placed, upTo: limit)
-    // Built while its instance ended: later reads stop as after the end.
-    if limit?.instance?.isEnded == true { built.box.endLifetime() }
+    // The instance owns it, also when built below it; built after its end, the read stops.
+    if let limit, let instance = limit.instance {
+      instance.keep(built, builtIn: self, owner: limit)
+    }
     return built
   }
 
@@ -157,8 +159,8 @@ extension DependencyStorage {
   ///
   /// Before it starts, the build is checked against the builds this thread already runs: the
   /// same key for the same context is a cycle, whatever container each level reads through
-  /// (each may be a new storage, made inside the build before it), and a chain of builds
-  /// nested deeper than any real graph stops with its path rather than overflowing the stack.
+  /// (each may be a new storage, made inside the build before it), and a chain of builds about
+  /// to use up the thread's stack stops with its path rather than overflowing it.
   ///
   /// Nothing here is generic over the value but the box: these functions run unspecialized for
   /// most keys, where each generic type costs a metadata lookup on every first read.
@@ -170,7 +172,9 @@ extension DependencyStorage {
     if let path = frame.cyclePathOnThread() {
       Diagnostics.stopWithCycle(path, reentering: [Key.self], observer: observer)
     }
-    if frame.depthOnThread > Diagnostics.maximumNesting {
+    if frame.depthOnThread > Diagnostics.stackCheckDepth
+      && SystemInterface.isStackNearlyExhausted()
+    {
       Diagnostics.stopWithNestingTooDeep(frame)
     }
     // Only the containers this build's code sees hold `binding`: one still held once the build

@@ -15,7 +15,7 @@ struct LockOrderTests {
     let finished = await finishes(within: 10) {
       let instance = DependencyValues().beginScope(Session.self).values
       var inProgress = false
-      let ending = instance.endScopeInstance(inProgress: &inProgress) { children in
+      let ending = instance.endScopeInstance(inProgress: &inProgress) { children, _ in
         // Takes the instance's spin lock, then the storage's lock: the inverse of what the end
         // holds while it marks the instance.
         let ended = instance.storage.instance?.isEnded ?? false
@@ -39,7 +39,7 @@ struct LockOrderTests {
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
           var inProgress = false
-          _ = session.endScopeInstance(inProgress: &inProgress) { _ in
+          _ = session.endScopeInstance(inProgress: &inProgress) { _, _ in
             _ = session.ownBuiltValues
             _ = session.storage.instance?.isEnded
             return Outcome(ended: true, children: 0)
