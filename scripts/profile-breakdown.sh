@@ -25,7 +25,13 @@ parts="${PARTS:-runtime build}"
 short="${SHORT:-1000}"
 long="${LONG:-11000}"
 top="${TOP:-15}"
-cases="${CASES:-scope.entry.raw scope.entry.0overridden scope.entry.10overridden scope.entry.100overridden scope.entry.1000overridden firstRead.raw.dictionary firstRead.raw.locked firstRead taskLocal.raw.bound dependency.root dependency.overridden dependency.captured}"
+objects=""
+for count in 10 100; do
+  for shape in hand.createAndRead createAndRead createAndRead.scoped hand.readAgain readAgain readAgain.scoped; do
+    objects+=" objects.$count.$shape"
+  done
+done
+cases="${CASES:-scope.entry.raw scope.entry.0overridden scope.entry.10overridden scope.entry.100overridden scope.entry.1000overridden firstRead.raw.dictionary firstRead.raw.locked firstRead taskLocal.raw.bound dependency.root dependency.overridden dependency.captured$objects}"
 breakdown="${BREAKDOWN:-scope.entry.raw scope.entry.0overridden scope.entry.1000overridden firstRead.raw.locked firstRead}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/tinydependency-profile.XXXXXX")"
 if [[ "${KEEP:-0}" != 1 ]]; then
@@ -71,7 +77,7 @@ runtime_part() {
 
   echo "== 1. Instructions and allocations per operation (callgrind/memcheck, $short vs $long runs)"
   printf '%-30s %14s %12s %14s\n' case instructions vs_raw allocations
-  declare -gA ir
+  declare -gA ir allocs
   local name few many raw
   for name in $cases; do
     few="$(callgrind_run "$name" "$short")"
@@ -82,6 +88,9 @@ runtime_part() {
       scope.entry.*) raw="scope.entry.raw" ;;
       firstRead) raw="firstRead.raw.locked" ;;
       dependency.*) raw="taskLocal.raw.bound" ;;
+      objects.*.hand.*) raw="" ;;
+      objects.*.createAndRead*) raw="${name%%.createAndRead*}.hand.createAndRead" ;;
+      objects.*.readAgain*) raw="${name%%.readAgain*}.hand.readAgain" ;;
       *) raw="" ;;
     esac
     local ratio="-"
@@ -90,11 +99,27 @@ runtime_part() {
     fi
     local allocations
     allocations="$(per_op "$(allocations_run "$name" "$short")" "$(allocations_run "$name" "$long")" $((long - short)))"
+    allocs[$name]="$allocations"
     printf '%-30s %14s %12s %14s\n' "$name" "${ir[$name]}" "$ratio" "$allocations"
   done
   echo "(ratios: scope entry against scope.entry.raw, a raw TaskLocal withValue of a copied"
   echo " one-key dictionary; firstRead against firstRead.raw.locked, a locked dictionary's miss,"
-  echo " default value and insert; dependency.* against taskLocal.raw.bound.)"
+  echo " default value and insert; dependency.* against taskLocal.raw.bound; objects.N.* against"
+  echo " the same object written by hand, objects.N.hand.*.)"
+  # Per wrapper: what an object of N wrappers costs beyond the same object written by hand.
+  local count shape
+  for name in $cases; do
+    [[ "$name" == objects.*.createAndRead* || "$name" == objects.*.readAgain* ]] || continue
+    [[ "$name" != objects.*.hand.* ]] || continue
+    count="${name#objects.}"
+    count="${count%%.*}"
+    shape="${name#objects.$count.}"
+    shape="${shape%.scoped}"
+    [[ -n "${ir[objects.$count.hand.$shape]:-}" ]] || continue
+    awk -v name="$name" -v n="$count" -v a="${ir[$name]}" -v b="${ir[objects.$count.hand.$shape]}" \
+      -v c="${allocs[$name]}" -v d="${allocs[objects.$count.hand.$shape]}" \
+      'BEGIN { printf "%-30s per wrapper: %.1f instructions, %.2f allocations beyond the hand-written object\n", name, (a - b) / n, (c - d) / n }'
+  done
 
   for name in $breakdown; do
     local file="$work/callgrind.$name.$long"

@@ -66,7 +66,7 @@ if CommandLine.arguments.contains("--prepare-only") {
 }
 
 // `--only reads,scopes`: just the sections named, for working on them. Section names:
-// baselines, reads, creation, scopes, firstReads, graph, async, preparedScopes, scopeInstances,
+// baselines, reads, creation, objects, scopes, firstReads, graph, async, preparedScopes, scopeInstances,
 // threads, memory, builtins, allocations, factories, collections.
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
   index + 1 < CommandLine.arguments.count
@@ -79,6 +79,7 @@ if report.runs("baselines") { measureBaselines(report) }
 let rootModel = Model()
 if report.runs("reads") { await measureReads(report, rootModel: rootModel) }
 if report.runs("creation") { measureWrapperCreation(report) }
+if report.runs("objects") { measureObjects(report) }
 if report.runs("scopes") { measureScopes(report) }
 if report.runs("firstReads") { measureFirstReads(report) }
 if report.runs("graph") { measureGraph(report) }
