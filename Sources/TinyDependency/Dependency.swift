@@ -25,12 +25,7 @@ public struct Dependency<Value: Sendable>: Sendable {
   let reader: @Sendable (DependencyValues) -> Value
   /// The scope the wrapper was made in; nil for the process root, which adds nothing.
   @usableFromInline
-  let capture: CapturedScope?
-  /// `capture`, unretained, for reads: `capture` keeps it alive as long as the wrapper exists,
-  /// and a read through this field retains nothing (retaining a capture is slow: its storage's
-  /// weak reference to it gives it a side table).
-  @usableFromInline
-  let unretainedCapture: Unmanaged<CapturedScope>?
+  let scope: WrapperScope?
 
   /// Creates a dependency read through a key path value of ``DependencyValues``.
   ///
@@ -72,40 +67,28 @@ public struct Dependency<Value: Sendable>: Sendable {
 
   init(reader: @escaping @Sendable (DependencyValues) -> Value) {
     self.reader = reader
-    let capture = DependencyValues.current.captureForWrapper()
-    self.capture = capture
-    self.unretainedCapture = capture.map { Unmanaged.passUnretained($0) }
+    self.scope = WrapperScope.current()
   }
 
   /// The dependency's value in the current scope.
   @inlinable
   public var wrappedValue: Value {
     guard let current = DependencyValues.bound else {
-      if DependencyValues.routesUnboundReads {
+      if DependencyValues.process.routesUnboundReads {
         return read(in: UnboundRoots.unboundValues())
       }
       // Outside any scope: read the process root straight from its constant, so threads don't
       // contend on its reference count.
-      guard let capture = unretainedCapture else {
-        return reader(DependencyValues.processRoot)
-      }
-      return reader(
-        capture._withUnsafeGuaranteedRef {
-          $0.effectiveValues(current: DependencyValues.processRoot)
-        }
-      )
+      return read(in: DependencyValues.process.root)
     }
     return read(in: current)
   }
 
-  /// Reads the value in `current`, combined with the captured scope.
+  /// Reads the value in `current`, combined with the scope the wrapper was made in.
   @inlinable @inline(__always)
   func read(in current: DependencyValues) -> Value {
-    guard let capture = unretainedCapture,
-      !capture._withUnsafeGuaranteedRef({ $0.isScope(of: current) })
-    else {
-      return reader(current)
-    }
-    return reader(capture._withUnsafeGuaranteedRef { $0.effectiveValues(current: current) })
+    // Optional chaining borrows `scope` where a binding would copy (retain) it.
+    if scope?.isScope(of: current) ?? true { return reader(current) }
+    return reader(scope.unsafelyUnwrapped.values(readIn: current))
   }
 }

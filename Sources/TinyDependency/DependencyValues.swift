@@ -137,21 +137,30 @@ public struct DependencyValues: Sendable {
 // MARK: - The current container
 
 extension DependencyValues {
-  /// The container that is current when nothing is bound: built for the detected context.
+  /// What a read needs of the process, in one constant, so that it checks one lazily made
+  /// global where three (each a `swift_once` call) cost a read of an object made outside any
+  /// scope a sixth of its instructions:
+  /// - `bound`, the task-local behind ``bound``, spelled out rather than `@TaskLocal`, which is a
+  ///   macro: expanding it loads the macro plugin in every compile of this module;
+  /// - `routesUnboundReads`: whether a read with nothing bound asks TinyDependencyTesting for the
+  ///   running test's root, true when that product is linked (see `UnboundRoots`);
+  /// - `root`: the container that is current when nothing is bound, built for the detected
+  ///   context. Unbound reads borrow it from this constant, with no retain of a shared object,
+  ///   so reads outside any scope scale across threads.
   @usableFromInline
-  static let processRoot = DependencyValues(
-    storage: DependencyStorage(context: nil, isProcessRoot: true)
+  static let process = (
+    bound: TaskLocal<DependencyValues?>(wrappedValue: nil),
+    routesUnboundReads: UnboundRoots.provider != nil,
+    root: DependencyValues(storage: DependencyStorage(context: nil, isProcessRoot: true))
   )
 
-  /// The container bound to the current task, or nil for the process root; read through
-  /// ``current``. Unbound reads return the root from a global constant, which needs no retain of
-  /// a shared object, so reads outside any scope scale across threads.
-  @usableFromInline
-  static var bound: DependencyValues? { boundLocal.get() }
+  /// The container that is current when nothing is bound: built for the detected context.
+  static var processRoot: DependencyValues { process.root }
 
-  /// The task-local behind ``bound``. Spelled out rather than `@TaskLocal`, which is a macro:
-  /// expanding it loads the macro plugin in every compile of this module.
-  static let boundLocal = TaskLocal<DependencyValues?>(wrappedValue: nil)
+  /// The container bound to the current task, or nil for the process root; read through
+  /// ``current``.
+  @inlinable
+  static var bound: DependencyValues? { process.bound.get() }
 
   /// The container that dependencies are read from in the current task.
   ///
@@ -164,20 +173,14 @@ extension DependencyValues {
   @inlinable
   public static var current: DependencyValues {
     if let bound { return bound }
-    if routesUnboundReads { return UnboundRoots.unboundValues() }
-    return processRoot
+    if process.routesUnboundReads { return UnboundRoots.unboundValues() }
+    return process.root
   }
-
-  /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
-  /// true when that product is linked (see `UnboundRoots`). A constant, so that the check costs a
-  /// load and no retain of the root's storage.
-  @usableFromInline
-  static let routesUnboundReads = UnboundRoots.provider != nil
 
   /// Runs `operation` with `values` bound as ``current``.
   func bind<R>(_ operation: () throws -> R) rethrows -> R {
     storage.freeze()
-    return try Self.boundLocal.withValue(self, operation: operation)
+    return try Self.process.bound.withValue(self, operation: operation)
   }
 
   /// Runs `operation` with `values` bound as ``current``.
@@ -186,6 +189,6 @@ extension DependencyValues {
     _ operation: () async throws -> R
   ) async rethrows -> R {
     storage.freeze()
-    return try await Self.boundLocal.withValue(self, operation: operation, isolation: isolation)
+    return try await Self.process.bound.withValue(self, operation: operation, isolation: isolation)
   }
 }

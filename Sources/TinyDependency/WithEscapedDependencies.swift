@@ -59,7 +59,7 @@ extension DependencyValues {
       // A binding of its own: the build's is its thread's to recycle (`BuildBinding`), and
       // another thread that read it through this continuation would race with that.
       binding = values.frame.map(BuildBinding.init)
-      if values.frame != nil, let capture = values.captureForWrapper(.escapedScope) {
+      if let capture = values.captureForBuild(.escapedScope) {
         scope = .captured(capture)
       } else {
         values.storage.freeze()

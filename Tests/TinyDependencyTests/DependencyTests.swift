@@ -46,6 +46,49 @@ struct DependencyTests {
     #expect(DependencyValues.current.greeting == "hello")
   }
 
+  @Test func objectsMadeAndReadInTheirScopeKeepItWithoutACapture() {
+    withDependencies {
+      $0.greeting = "scoped"
+    } operation: {
+      let storage = DependencyValues.current.storage
+      let kept = Greeter()
+      #expect(kept.greeting == "scoped")
+      #expect(Greeter().greeting == "scoped")
+      // Wrappers keep their scope's storage; the capture that reads other scopes is made for
+      // the first read in one, so making and reading objects here allocates nothing for it.
+      #expect(storage.state.withLock { $0.strongCapture } == nil)
+      withDependencies {
+        $0.requestID = "r1"
+      } operation: {
+        #expect(kept.greeting == "scoped")
+      }
+      #expect(storage.state.withLock { $0.strongCapture } != nil)
+    }
+  }
+
+  @Test func objectsOfTwoScopesReadInTurnInAThirdKeepTheirOwn() {
+    let first = withDependencies {
+      $0.greeting = "first"
+    } operation: {
+      Greeter()
+    }
+    let second = withDependencies {
+      $0.greeting = "second"
+    } operation: {
+      Greeter()
+    }
+    withDependencies {
+      $0.requestID = "r1"
+    } operation: {
+      for _ in 0..<3 {
+        #expect(first.greeting == "first")
+        #expect(second.greeting == "second")
+        #expect(first.service.name == "greeter says first")
+        #expect(second.service.name == "greeter says second")
+      }
+    }
+  }
+
   @Test func laterScopeOverridingTheSameKeyWins() {
     let greeter = withDependencies {
       $0.greeting = "captured"

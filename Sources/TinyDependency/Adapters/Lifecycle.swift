@@ -88,7 +88,7 @@ extension DependencyValues {
 
   /// Runs `operation` with this container bound as ``current``, as a builder's task does.
   package func withBound<R>(_ operation: () async throws -> R) async rethrows -> R {
-    try await Self.boundLocal.withValue(self, operation: operation)
+    try await Self.process.bound.withValue(self, operation: operation)
   }
 
   /// Runs `operation` with this container bound as ``current`` on `isolation`.

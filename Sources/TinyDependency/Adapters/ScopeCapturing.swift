@@ -1,11 +1,11 @@
 /// What a ``Dependency`` tells about the scope it was made in.
 protocol ScopeCapturing {
   /// The scope the wrapper was made in; nil for the process root.
-  var capturedScope: CapturedScope? { get }
+  var capturedScope: WrapperScope? { get }
 }
 
 extension Dependency: ScopeCapturing {
-  var capturedScope: CapturedScope? { capture }
+  var capturedScope: WrapperScope? { scope }
 }
 
 extension DependencyValues {
@@ -18,7 +18,7 @@ extension DependencyValues {
       for child in reflected.children {
         guard let dependency = child.value as? any ScopeCapturing else { continue }
         guard let capture = dependency.capturedScope else { return current }
-        return capture.effectiveValues(current: current)
+        return capture.values(readIn: current)
       }
       mirror = reflected.superclassMirror
     }

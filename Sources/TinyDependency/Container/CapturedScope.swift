@@ -4,7 +4,8 @@
 /// A storage hands out one capture of each kind, so every wrapper made in a scope shares one
 /// object and one set of decisions: two objects made in one scope and read in another read the
 /// same combined container, and build its values once.
-/// - A **strong** capture (made outside any build) keeps its storage alive.
+/// - A **strong** capture (for reads, outside any build, in another scope than its own) belongs to
+///   its storage, which makes it on the first such read; the wrappers keep the storage alive.
 /// - A **weak** capture (made while a value is built, so usually part of a value the storage
 ///   caches) must not keep it alive, or the two would keep each other alive. It keeps the
 ///   storage's parent and its own overrides instead; once the storage is gone, reads go to an
@@ -16,14 +17,13 @@
 /// since; otherwise a combined container, the captured scope with the current scope's newer
 /// overrides on top, made once per pair and dropped when the current scope goes away.
 ///
-/// A read takes no lock when it happens in the scope the last decision was for (on Linux; see
-/// `DecisionCache`).
+/// A read takes no lock when the scope it happens in last decided for this capture (on Linux;
+/// the reading storage's `captureCache`).
 ///
 /// `@unchecked Sendable`: `decisions` and `replacement` live in `state`, behind its lock (made
-/// on the first decision on Linux, so that making a capture allocates once); `cache` is atomic;
-/// the other stored properties are immutable after `init` (`weakStorage` is a weak reference,
-/// which the runtime makes safe to load from any thread).
-@usableFromInline
+/// on the first decision on Linux, so that making a capture allocates once); the other stored
+/// properties are immutable after `init` (`weakStorage` is a weak reference, which the runtime
+/// makes safe to load from any thread; `strongStorage` owns this capture, so outlives it).
 final class CapturedScope: @unchecked Sendable {
   private enum Decision {
     /// The current scope already contains everything the captured one overrides.
@@ -42,14 +42,10 @@ final class CapturedScope: @unchecked Sendable {
     var replacement: DependencyStorage?
   }
 
-  /// The ``DependencyStorage/serial`` of the captured scope, compared on every read.
-  @usableFromInline
+  /// The ``DependencyStorage/serial`` of the captured scope: a scope's `captureCache` keeps
+  /// this capture's decision under it.
   let serial: UInt64
-
-  /// Whether `values` reads from the captured scope itself, so the capture adds nothing.
-  @inlinable @inline(__always)
-  func isScope(of values: DependencyValues) -> Bool { serial == values.storage.serial }
-  private let strongStorage: DependencyStorage?
+  private unowned(unsafe) let strongStorage: DependencyStorage?
   private weak var weakStorage: DependencyStorage?
   /// For a weak capture: what rebuilds an equivalent storage.
   private let parent: DependencyStorage?
@@ -59,11 +55,9 @@ final class CapturedScope: @unchecked Sendable {
   private let choosesContext: Bool
   private let observer: (any DependencyObserver)?
   private let state = LazyLocked<State>()
-  /// The storage to read from in the scope decided last, unretained, or ``currentScope``.
-  private let cache = DecisionCache()
 
-  /// What `cache` holds for a scope that reads from itself: no storage has this address.
-  private static let currentScope: UInt = 1
+  /// What a `captureCache` holds for a scope that reads from itself: no storage has this address.
+  static let currentScope: UInt = 1
 
   init(_ storage: DependencyStorage, strong: Bool) {
     serial = storage.serial
@@ -114,20 +108,13 @@ final class CapturedScope: @unchecked Sendable {
   }
 
   /// The values to read from in `current`.
-  @usableFromInline
   func effectiveValues(current: DependencyValues) -> DependencyValues {
     let reading = current.storage
     if reading.isProcessRoot { return current.with(storage: storage) }
-    if let cached = cache.find(reading.serial) {
-      if cached == Self.currentScope { return current }
-      // The storage lives as long as `reading`, which the caller holds.
-      let storage = Unmanaged<DependencyStorage>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!)
-      return current.with(storage: storage.takeUnretainedValue())
-    }
     let decision =
       state.withLock { state in
         let known = state.decisions[reading.serial]
-        if let known { remember(known, for: reading.serial) }
+        if let known { remember(known, in: reading) }
         return known
       } ?? decide(reading: reading)
     switch decision {
@@ -137,21 +124,18 @@ final class CapturedScope: @unchecked Sendable {
     }
   }
 
-  /// Caches `decision` for the reads that follow in the scope with `serial`, when what it
-  /// points to lives as long as that scope. Call with the lock held.
-  private func remember(_ decision: Decision, for serial: UInt64) {
+  /// Caches `decision` in `reading` for the reads that follow there, when what it points to
+  /// lives as long as that scope. Call with the lock held.
+  private func remember(_ decision: Decision, in reading: DependencyStorage) {
+    let target: DependencyStorage?
     switch decision {
-    case .current:
-      cache.store(serial, Self.currentScope)
-    case .captured:
-      // A weak capture's storage may go away: read it through `storage` each time.
-      if let strongStorage {
-        cache.store(serial, UInt(bitPattern: Unmanaged.passUnretained(strongStorage).toOpaque()))
-      }
-    case .combined(let combined):
-      // `decisions` keeps it until the scope with `serial` goes away.
-      cache.store(serial, UInt(bitPattern: Unmanaged.passUnretained(combined).toOpaque()))
+    case .current: return reading.captureCache.store(serial, Self.currentScope)
+    // A weak capture's storage may go away: read it through `storage` each time.
+    case .captured: target = strongStorage
+    // `decisions` keeps it until `reading` goes away.
+    case .combined(let combined): target = combined
     }
+    if let target { reading.captureCache.store(serial, UInt(bitPattern: ObjectIdentifier(target))) }
   }
 
   /// Decides how to read in `reading` and keeps the decision while `reading` lives.
@@ -174,7 +158,7 @@ final class CapturedScope: @unchecked Sendable {
       // Another thread may have decided first: use one decision, so a value is built once.
       if let earlier = state.decisions[reading.serial] { return (earlier, false) }
       state.decisions[reading.serial] = decided
-      remember(decided, for: reading.serial)
+      remember(decided, in: reading)
       return (decided, true)
     }
     if isNew { reading.observe(self) }
@@ -199,22 +183,17 @@ extension DependencyValues {
 }
 
 extension DependencyStorage {
-  /// The capture that wrappers and escaped scopes made in this storage share: strong outside
-  /// builds, weak during one (`building`).
+  /// The capture that wrappers and escaped scopes made in this storage share: weak during a build
+  /// (`building`); otherwise strong, this storage's own, for reads in other scopes.
   func capture(building: Bool) -> CapturedScope {
     freeze()
-    if let existing = state.withLock({ building ? $0.weakCapture : $0.strongCapture }) {
-      return existing
-    }
+    let slot: WritableKeyPath<StorageState, CapturedScope?> =
+      building ? \.weakCapture : \.strongCapture
+    if let existing = state.withLock({ $0[keyPath: slot] }) { return existing }
     let made = CapturedScope(self, strong: !building)
     return state.withLock { state in
-      if building {
-        if let earlier = state.weakCapture { return earlier }
-        state.weakCapture = made
-      } else {
-        if let earlier = state.strongCapture { return earlier }
-        state.strongCapture = made
-      }
+      if let earlier = state[keyPath: slot] { return earlier }
+      state[keyPath: slot] = made
       return made
     }
   }
@@ -231,13 +210,62 @@ extension DependencyStorage {
   }
 }
 
+/// The scope a ``Dependency`` was made in. A read compares its serial alone with the current
+/// scope's, so that a read in the scope the wrapper was made in retains nothing.
+@usableFromInline
+struct WrapperScope: Sendable {
+  /// The ``DependencyStorage/serial`` of the scope the wrapper was made in.
+  @usableFromInline
+  let serial: UInt64
+  /// What keeps that scope: its storage, kept alive, for a wrapper made outside builds; for one
+  /// made while a value was built, a ``CapturedScope`` that does not keep it alive, since the
+  /// value may keep the wrapper. One reference of either class, so copying a wrapper retains it
+  /// with no switch; reads tell them apart only when the current scope cached no decision.
+  private let kept: any AnyObject & Sendable
+
+  /// What a wrapper made now keeps, with one read of the task-local: nil at the process root.
+  static func current() -> WrapperScope? {
+    guard
+      let values = DependencyValues.bound
+        ?? (DependencyValues.process.routesUnboundReads ? UnboundRoots.unboundValues() : nil),
+      !values.storage.isProcessRoot
+    else { return nil }
+    values.storage.freeze()
+    guard let capture = values.captureForBuild(.wrapper) else {
+      return WrapperScope(serial: values.storage.serial, kept: values.storage)
+    }
+    return WrapperScope(serial: values.storage.serial, kept: capture)
+  }
+
+  /// Whether `current` reads from the scope the wrapper was made in, which then adds nothing.
+  @inlinable @inline(__always)
+  func isScope(of current: DependencyValues) -> Bool { serial == current.storage.serial }
+
+  /// The container a wrapper made in this scope reads in `current`, another scope: the decision
+  /// cached there, with no lock and nothing retained, else the capture's (for a wrapper made
+  /// outside builds, its storage's capture, made on the first such read).
+  @usableFromInline
+  func values(readIn current: DependencyValues) -> DependencyValues {
+    if let cached = current.storage.captureCache.find(serial) {
+      guard cached != CapturedScope.currentScope else { return current }
+      // What a cache points to lives as long as the scope it is kept by.
+      let found = Unmanaged<DependencyStorage>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!)
+      return current.with(storage: found.takeUnretainedValue())
+    }
+    guard let storage = kept as? DependencyStorage else {
+      return unsafeDowncast(kept, to: CapturedScope.self).effectiveValues(current: current)
+    }
+    if current.storage.isProcessRoot { return current.with(storage: storage) }
+    return storage.capture(building: false).effectiveValues(current: current)
+  }
+}
+
 extension DependencyValues {
-  /// The capture a wrapper or an escaped scope made here keeps: nil at the process root; during
-  /// a build, one that does not keep this container alive, and the build is marked as keeping
-  /// its scope.
-  func captureForWrapper(_ hold: ScopeHold = .wrapper) -> CapturedScope? {
-    guard !storage.isProcessRoot else { return nil }
-    frame?.noteCapture(hold)
-    return storage.capture(building: frame != nil)
+  /// The capture an object or escaped scope made during this container's build keeps: one that
+  /// does not keep this container alive; the build is marked as keeping its scope.
+  func captureForBuild(_ hold: ScopeHold) -> CapturedScope? {
+    guard !storage.isProcessRoot, let frame else { return nil }
+    frame.noteCapture(hold)
+    return storage.capture(building: true)
   }
 }

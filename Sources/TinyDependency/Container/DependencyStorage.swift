@@ -56,6 +56,9 @@ final class DependencyStorage: @unchecked Sendable {
   let builtIndex = BuiltIndex.make()
   /// Set once the storage is shared or read from (`LockFree.swift`).
   private let frozen = FreezeMark()
+  /// Which storage a capture last decided to read in this scope, by the capture's serial, read
+  /// without a lock (see `CapturedScope`).
+  let captureCache = DecisionCache()
 
   /// Creates a root storage.
   init(

@@ -45,8 +45,8 @@
     }
   }
 
-  /// The last decision of a ``CapturedScope``: not cached on these platforms, where reading it
-  /// without a lock needs atomics.
+  /// The last decisions of ``CapturedScope``s for a scope: not cached on these platforms, where
+  /// reading them without a lock needs atomics.
   struct DecisionCache: ~Copyable {
     init() {}
 
@@ -151,13 +151,13 @@
     }
   }
 
-  /// The last decision of a ``CapturedScope`` (which storage to read in the scope with a serial),
-  /// read without a lock: a sequence lock over two words.
+  /// The last decision a ``CapturedScope`` took for a scope (which storage to read there), by
+  /// the capture's serial, kept by that scope's storage and read without a lock: a sequence lock
+  /// over two words.
   ///
-  /// A writer (one at a time: callers hold the capture's lock) makes the sequence odd, writes
-  /// both words, and makes it even again; a reader keeps the pair only if the sequence was even
-  /// and unchanged around its two loads. The value is only used by a reader whose serial it is:
-  /// that scope is alive while it reads, so what the decision points to is too.
+  /// A writer makes the sequence odd with a compare-and-exchange (a writer that finds it odd or
+  /// changed skips its store: this is a cache), writes both words, and makes it even again; a
+  /// reader keeps the pair only if the sequence was even and unchanged around its two loads.
   struct DecisionCache: ~Copyable {
     private let sequence = Atomic<UInt>(0)
     private let serial = Atomic<UInt64>(0)
@@ -177,10 +177,12 @@
       return found
     }
 
-    /// Replaces the cached pair. Callers serialize stores.
+    /// Replaces the cached pair, unless another thread is storing one.
     func store(_ serial: UInt64, _ value: UInt) {
       let start = sequence.load(ordering: .relaxed)
-      sequence.store(start &+ 1, ordering: .relaxed)
+      guard start & 1 == 0,
+        sequence.compareExchange(expected: start, desired: start &+ 1, ordering: .relaxed).exchanged
+      else { return }
       atomicMemoryFence(ordering: .releasing)
       self.serial.store(serial, ordering: .relaxed)
       self.value.store(value, ordering: .relaxed)
