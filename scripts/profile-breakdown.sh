@@ -11,6 +11,7 @@
 #   PARTS=runtime bash scripts/profile-breakdown.sh # just 1 and 2; PARTS=build just 3
 #   CASES="scope.entry.0overridden firstRead" TOP=20 bash scripts/profile-breakdown.sh
 #   NO_BUILD=1 …                                    # use the release benchmark already built
+#   NO_BUILD=1 BENCH=/tmp/old-benchmarks …          # profile another build (a copy made before)
 #
 # Instruction counts are repeatable whatever the load on the machine; wall-clock figures are
 # not, so this script prints none for the runtime. Each count is the difference between a run of
@@ -72,7 +73,7 @@ runtime_part() {
     swift build -c release --package-path "$repo" --product TinyDependencyBenchmarks 2>&1 |
       grep -E "error|warning" || true
   fi
-  bench="$(swift build -c release --package-path "$repo" --show-bin-path)/TinyDependencyBenchmarks"
+  bench="${BENCH:-$(swift build -c release --package-path "$repo" --show-bin-path)/TinyDependencyBenchmarks}"
   [[ -x "$bench" ]] || { echo "error: no benchmark at $bench" >&2; exit 1; }
 
   echo "== 1. Instructions and allocations per operation (callgrind/memcheck, $short vs $long runs)"

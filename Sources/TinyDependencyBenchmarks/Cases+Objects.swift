@@ -132,11 +132,21 @@ func objectCallgrindCases() -> [String:
   return cases
 }
 
-/// Makes an object, hands it out (as an app stores what it makes: otherwise the optimizer may
-/// place a hand-written object on the stack), then reads each of its properties once.
+/// Makes an object, keeps it (as an app keeps what it makes, in place of the one made before;
+/// otherwise the optimizer may place an object on the stack), then reads each of its properties
+/// once.
 @inline(__always)
 func createAndRead<Object: BenchObject>(_ type: Object.Type, _ services: HandServices) {
   let object = Object.make(services)
-  consume(object)
+  keep(object)
   consume(object.readAll())
+}
+
+/// The object `createAndRead` made last.
+nonisolated(unsafe) var lastObject: AnyObject?
+
+/// Keeps `object` in place of the object kept before.
+@inline(never)
+func keep(_ object: AnyObject) {
+  lastObject = object
 }

@@ -9,10 +9,10 @@ final class Service: Sendable {
 }
 
 /// An object the `objects.*` cases make and read: by wrappers or by hand.
-protocol BenchObject: Sendable {
+protocol BenchObject: AnyObject, Sendable {
   /// Makes the object; a hand-written one takes its services from `services`.
   static func make(_ services: HandServices) -> Self
-  /// Reads every property once.
+  /// Reads every property once; never inlined, so that a loop cannot hoist the reads.
   func readAll() -> Int
 }
 
@@ -940,6 +940,7 @@ final class Object10: BenchObject, @unchecked Sendable {
 
   static func make(_ services: HandServices) -> Self { Self() }
 
+  @inline(never)
   func readAll() -> Int {
     var sum = 0
     sum &+= service0.id
@@ -984,6 +985,7 @@ final class HandObject10: BenchObject {
 
   static func make(_ services: HandServices) -> Self { Self(services) }
 
+  @inline(never)
   func readAll() -> Int {
     var sum = 0
     sum &+= service0.id
@@ -1107,6 +1109,7 @@ final class Object100: BenchObject, @unchecked Sendable {
 
   static func make(_ services: HandServices) -> Self { Self() }
 
+  @inline(never)
   func readAll() -> Int {
     var sum = 0
     sum &+= service0.id
@@ -1421,6 +1424,7 @@ final class HandObject100: BenchObject {
 
   static func make(_ services: HandServices) -> Self { Self(services) }
 
+  @inline(never)
   func readAll() -> Int {
     var sum = 0
     sum &+= service0.id
