@@ -1,0 +1,34 @@
+#if canImport(SwiftUI)
+  public import SwiftUI
+#else
+  public import SwiftUIStandIn
+#endif
+public import TinyDependency
+
+extension EnvironmentValues {
+  /// The dependency container of this part of the view hierarchy.
+  ///
+  /// `.dependencies { … }` and `.dependency(_:_:)` set it for the views below them; where no
+  /// modifier set it, it is the container current where the hierarchy began (the process root,
+  /// with what `prepareDependencies` put there).
+  ///
+  /// ```swift
+  /// struct ProfileHeader: View {
+  ///   @Environment(\.dependencies) private var dependencies
+  ///
+  ///   var body: some View {
+  ///     Text(dependencies.greeter.greet("Ada"))
+  ///   }
+  /// }
+  /// ```
+  public var dependencies: DependencyValues {
+    get { self[DependenciesEnvironmentKey.self] }
+    set { self[DependenciesEnvironmentKey.self] = newValue }
+  }
+}
+
+/// The environment key of ``SwiftUICore/EnvironmentValues/dependencies``.
+private enum DependenciesEnvironmentKey: EnvironmentKey {
+  /// The container current when the environment is first read, outside any modifier.
+  static var defaultValue: DependencyValues { DependencyValues.current }
+}
