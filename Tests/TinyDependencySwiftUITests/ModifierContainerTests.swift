@@ -19,8 +19,8 @@ struct ModifierContainerTests {
         $0.greeting = "modifier"
       }
       containers.insert(values.containerNumber)
-      services.insert(ObjectIdentifier(values.counterService))
-      #expect(values.greeting == "modifier")
+      services.insert(ObjectIdentifier(values.greetingService))
+      #expect(values.greetingService.greeting == "modifier")
     }
     #expect(modifier.derivations == 1)
     #expect(containers.count == 1)

@@ -7,6 +7,18 @@ enum CounterServiceKey: DependencyKey {
   static var defaultValue: CounterService { CounterService() }
 }
 
+/// A service built from the greeting: a scope that overrides the greeting builds its own.
+final class GreetingService: Sendable {
+  let greeting: String
+  init(greeting: String) { self.greeting = greeting }
+}
+
+enum GreetingServiceKey: DependencyKey {
+  static var defaultValue: GreetingService {
+    GreetingService(greeting: DependencyValues.current.greeting)
+  }
+}
+
 enum GreetingKey: DependencyKey {
   static let defaultValue = "live"
   static let testValue = "test"
@@ -29,6 +41,11 @@ extension DependencyValues {
   var counterService: CounterService {
     get { self[CounterServiceKey.self] }
     set { self[CounterServiceKey.self] = newValue }
+  }
+
+  var greetingService: GreetingService {
+    get { self[GreetingServiceKey.self] }
+    set { self[GreetingServiceKey.self] = newValue }
   }
 
   var greeting: String {
