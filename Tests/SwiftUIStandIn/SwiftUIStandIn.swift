@@ -164,12 +164,15 @@
 
   /// A modifier that sets a value for an environment keyPath.
   @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
-  @frozen @MainActor @preconcurrency public struct _EnvironmentKeyWritingModifier<Value>:
+  @frozen @MainActor @preconcurrency
+  public struct _EnvironmentKeyWritingModifier<Value>:
     ViewModifier
   {
     /// Creates the modifier.
-    @inlinable nonisolated public init(keyPath: WritableKeyPath<EnvironmentValues, Value>, value: Value)
-    {}
+    @inlinable nonisolated public init(
+      keyPath: WritableKeyPath<EnvironmentValues, Value>,
+      value: Value
+    ) {}
     /// Never called.
     public func body(content: Content) -> Never { fatalError("stand-in") }
   }

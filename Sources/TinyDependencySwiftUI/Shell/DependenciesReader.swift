@@ -1,9 +1,10 @@
+public import TinyDependency
+
 #if canImport(SwiftUI)
   public import SwiftUI
 #else
   public import SwiftUIStandIn
 #endif
-public import TinyDependency
 
 /// A view that makes its content with the nearest modifier's container current.
 ///

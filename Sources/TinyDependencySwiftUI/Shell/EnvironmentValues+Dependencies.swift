@@ -1,9 +1,10 @@
+public import TinyDependency
+
 #if canImport(SwiftUI)
   public import SwiftUI
 #else
   public import SwiftUIStandIn
 #endif
-public import TinyDependency
 
 extension EnvironmentValues {
   /// The dependency container of this part of the view hierarchy.

@@ -1,9 +1,10 @@
+public import TinyDependency
+
 #if canImport(SwiftUI)
   public import SwiftUI
 #else
   public import SwiftUIStandIn
 #endif
-public import TinyDependency
 
 extension Scene {
   /// Overrides dependencies for this scene's views.

@@ -1,9 +1,10 @@
+public import TinyDependency
+
 #if canImport(SwiftUI)
   public import SwiftUI
 #else
   public import SwiftUIStandIn
 #endif
-public import TinyDependency
 
 extension View {
   /// Overrides dependencies for this view and the views below it.

@@ -1,9 +1,10 @@
+public import TinyDependency
+
 #if canImport(SwiftUI)
   public import SwiftUI
 #else
   public import SwiftUIStandIn
 #endif
-public import TinyDependency
 
 extension View {
   /// Gives this view a fresh preview root: a container of its own, built for the preview context.
