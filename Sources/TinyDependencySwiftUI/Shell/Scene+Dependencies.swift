@@ -6,6 +6,7 @@ public import TinyDependency
   public import SwiftUIStandIn
 #endif
 
+@available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
 extension Scene {
   /// Overrides dependencies for this scene's views.
   ///
@@ -25,7 +26,6 @@ extension Scene {
   ///   - id: A value whose change derives the container again; by default it never changes.
   ///   - update: Sets the values to use; it runs when the container is derived.
   /// - Returns: A scene whose views see the updated values.
-  @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
   @MainActor @preconcurrency
   public func dependencies(
     id: some Hashable & Sendable = 0,
@@ -42,7 +42,6 @@ extension Scene {
   ///   - keyPath: The dependency's registered property.
   ///   - value: The value to use.
   /// - Returns: A scene whose views see the value.
-  @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
   @MainActor @preconcurrency
   public func dependency<Value: Sendable & Equatable>(
     _ keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable,
