@@ -23,13 +23,19 @@ extension EnvironmentValues {
   /// }
   /// ```
   public var dependencies: DependencyValues {
+    get { viewValues ?? DependencyValues.current }
+    set { viewValues = newValue }
+  }
+
+  /// The container the nearest modifier set; nil above every modifier.
+  private var viewValues: DependencyValues? {
     get { self[DependenciesEnvironmentKey.self] }
     set { self[DependenciesEnvironmentKey.self] = newValue }
   }
 }
 
-/// The environment key of ``SwiftUICore/EnvironmentValues/dependencies``.
+/// The environment key behind ``SwiftUICore/EnvironmentValues/dependencies``: nil above every
+/// modifier.
 private enum DependenciesEnvironmentKey: EnvironmentKey {
-  /// The container current when the environment is first read, outside any modifier.
-  static var defaultValue: DependencyValues { DependencyValues.current }
+  static var defaultValue: DependencyValues? { nil }
 }
