@@ -81,6 +81,46 @@
     @MainActor @preconcurrency public var body: Never { fatalError("stand-in") }
   }
 
+  /// A view that displays one or more lines of read-only text.
+  @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+  @frozen public struct Text: Equatable, Sendable {
+    /// Creates a text view that displays a stored string without localization.
+    @_disfavoredOverload public init<S>(_ content: S) where S: StringProtocol {
+      fatalError("stand-in")
+    }
+  }
+
+  @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+  extension Text: View {
+    /// A primitive view's body.
+    public typealias Body = Never
+    /// Never called.
+    @MainActor @preconcurrency public var body: Never { fatalError("stand-in") }
+  }
+
+  @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+  extension View {
+    /// Adds an asynchronous task to perform before this view appears.
+    @inlinable nonisolated public func task(
+      priority: TaskPriority = .userInitiated,
+      @_inheritActorContext _ action: @escaping @isolated(any) @Sendable () async -> Void
+    ) -> some View {
+      modifier(_TaskModifier(priority: priority, action: action))
+    }
+  }
+
+  /// The modifier `task(priority:_:)` applies.
+  @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+  @frozen public struct _TaskModifier: ViewModifier {
+    /// Creates the modifier.
+    @inlinable nonisolated public init(
+      priority: TaskPriority,
+      action: @escaping @isolated(any) @Sendable () async -> Void
+    ) {}
+    /// Never called.
+    public func body(content: Content) -> Never { fatalError("stand-in") }
+  }
+
   // MARK: - ViewModifier (SwiftUICore)
 
   /// A modifier that you apply to a view or another view modifier.
