@@ -13,6 +13,7 @@ struct DocCArticlesTests {
     "Sources/TinyDependencyValidation/TinyDependencyValidation.docc",
     "Sources/TinyDependencyBuiltins/TinyDependencyBuiltins.docc",
     "Sources/TinyDependencyLifecycle/TinyDependencyLifecycle.docc",
+    "Sources/TinyDependencySwiftUI/TinyDependencySwiftUI.docc",
   ]
 
   /// The compiled copies of the catalogs' code blocks, one file per article or two.
@@ -31,6 +32,8 @@ struct DocCArticlesTests {
     "GuideExamples+Sessions.swift",
     // Reference material that README.md showed before it became a front door.
     "ReadmeExamples.swift",
+    // The SwiftUI product's, compiled in its own test target (against the stand-in on Linux).
+    DocumentationTests.swiftUIExamples,
   ]
 
   /// The Markdown files of a catalog, relative to the package root, sorted.

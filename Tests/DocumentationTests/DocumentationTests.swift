@@ -81,6 +81,9 @@ struct DocumentationTests {
   /// to main-actor isolation (built by DefaultMainActorIsolationTests).
   static let mainActorApp = "../Fixtures/MainActorApp/Sources/App/App.swift"
 
+  /// The SwiftUI examples, compiled by the SwiftUI product's test target.
+  static let swiftUIExamples = "../TinyDependencySwiftUITests/DocumentationExamples.swift"
+
   /// The compiled copies of Examples.md's blocks, in the order of its sections.
   static let guideExamples = [
     "GuideExamples+Services.swift",
