@@ -94,6 +94,7 @@ struct DocumentationTests {
     "GuideExamples+Builtins.swift",
     "GuideExamples+Factories.swift",
     "GuideExamples+Sessions.swift",
+    swiftUIExamples,
   ]
 
   @Test(arguments: [

@@ -34,7 +34,7 @@ extension EnvironmentValues {
   }
 }
 
-/// The environment key behind ``SwiftUICore/EnvironmentValues/dependencies``: nil above every
+/// The environment key behind `EnvironmentValues.dependencies`: nil above every
 /// modifier.
 private enum DependenciesEnvironmentKey: EnvironmentKey {
   static var defaultValue: DependencyValues? { nil }

@@ -17,7 +17,7 @@ extension PreviewTrait where T == Preview.ViewTraits {
   /// ```
   ///
   /// Nothing is shared through the preview system's shared context: each preview, and each run
-  /// of its body, makes its own root (see ``SwiftUICore/View/previewDependencies(_:)``).
+  /// of its body, makes its own root (see `View.previewDependencies(_:)`).
   ///
   /// - Parameter update: Sets the preview's values; it runs once per preview root.
   /// - Returns: A trait that applies the values to the preview.
