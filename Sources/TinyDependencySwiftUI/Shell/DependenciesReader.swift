@@ -13,10 +13,10 @@ public import TinyDependency
 ///
 /// ```swift
 /// DependenciesReader { _ in
-///   FeatureView(model: FeatureModel())
+///   QuoteView(model: QuoteModel())
 /// }
 /// .dependencies {
-///   $0.greeter = Greeter(prefix: "Welcome")
+///   $0.quotes = QuoteClient { "Make it work, make it right, make it fast." }
 /// }
 /// ```
 ///

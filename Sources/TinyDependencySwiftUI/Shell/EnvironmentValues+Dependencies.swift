@@ -14,11 +14,11 @@ extension EnvironmentValues {
   /// with what `prepareDependencies` put there).
   ///
   /// ```swift
-  /// struct ProfileHeader: View {
+  /// struct QuoteSource: View {
   ///   @Environment(\.dependencies) private var dependencies
   ///
   ///   var body: some View {
-  ///     Text(dependencies.greeter.greet("Ada"))
+  ///     Text(dependencies.context == .preview ? "preview" : "live")
   ///   }
   /// }
   /// ```

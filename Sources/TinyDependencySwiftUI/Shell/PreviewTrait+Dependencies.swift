@@ -11,8 +11,8 @@ extension PreviewTrait where T == Preview.ViewTraits {
   /// Gives the preview a fresh root container with these values, its own and no other preview's.
   ///
   /// ```swift
-  /// #Preview(traits: .dependencies { $0.greeter = Greeter(prefix: "Preview") }) {
-  ///   FeatureView()
+  /// #Preview(traits: .dependencies { $0.quotes = QuoteClient { "a quote for this preview" } }) {
+  ///   QuoteScreen()
   /// }
   /// ```
   ///

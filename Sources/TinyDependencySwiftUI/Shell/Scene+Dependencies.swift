@@ -15,10 +15,10 @@ extension Scene {
   ///
   /// ```swift
   /// WindowGroup {
-  ///   FeatureView()
+  ///   QuoteScreen()
   /// }
   /// .dependencies {
-  ///   $0.greeter = Greeter(prefix: "Welcome")
+  ///   $0.quotes = QuoteClient { "Make it work, make it right, make it fast." }
   /// }
   /// ```
   ///

@@ -14,9 +14,9 @@ extension View {
   /// is another one, or when `id` changes.
   ///
   /// ```swift
-  /// FeatureView()
+  /// QuoteScreen()
   ///   .dependencies {
-  ///     $0.greeter = Greeter(prefix: "Welcome")
+  ///     $0.quotes = QuoteClient { "Make it work, make it right, make it fast." }
   ///   }
   /// ```
   ///
@@ -37,8 +37,8 @@ extension View {
   /// The container is derived again when `value` changes (compared with `==`).
   ///
   /// ```swift
-  /// FeatureView()
-  ///   .dependency(\.greeter, Greeter(prefix: "Welcome"))
+  /// QuoteScreen()
+  ///   .dependency(\.quotes, QuoteClient { "Silence." })
   /// ```
   ///
   /// - Parameters:

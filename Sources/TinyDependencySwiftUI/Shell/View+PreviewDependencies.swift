@@ -17,10 +17,10 @@ extension View {
   /// ```swift
   /// #Preview {
   ///   DependenciesReader { _ in
-  ///     FeatureView(model: FeatureModel())
+  ///     QuoteView(model: QuoteModel())
   ///   }
   ///   .previewDependencies {
-  ///     $0.greeter = Greeter(prefix: "Preview")
+  ///     $0.quotes = QuoteClient { "a quote for this preview" }
   ///   }
   /// }
   /// ```
