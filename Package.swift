@@ -24,6 +24,10 @@ let package = Package(
     // an app that does not read it should not link.
     .library(name: "TinyDependencyURLSession", targets: ["TinyDependencyURLSession"]),
     .library(name: "TinyDependencyLifecycle", targets: ["TinyDependencyLifecycle"]),
+    // `DependencyFactory`: values made from run-time arguments, above the core's seam.
+    .library(name: "TinyDependencyFactories", targets: ["TinyDependencyFactories"]),
+    // Collections that modules contribute to, built above the core: every member is a key.
+    .library(name: "TinyDependencyCollections", targets: ["TinyDependencyCollections"]),
     // `LockIsolated`, `ActorIsolated`, `UncheckedSendable`, for code that does not import
     // ConcurrencyExtras: a module of their own, so a file that imports both is not ambiguous.
     .library(name: "TinyDependencyConcurrency", targets: ["TinyDependencyConcurrency"]),
@@ -45,7 +49,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "TinyDependency", exclude: ["README.md"]),
-    .target(name: "TinyDependencyGraph", dependencies: ["TinyDependency"]),
+    // The graph knows collections: their marker keys stay out, their members show under them.
+    .target(
+      name: "TinyDependencyGraph",
+      dependencies: ["TinyDependency", "TinyDependencyCollections"]
+    ),
     .target(
       name: "TinyDependencyValidation",
       dependencies: ["TinyDependency", "TinyDependencyGraph"]
@@ -57,6 +65,8 @@ let package = Package(
     .target(name: "TinyDependencyBuiltins", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyURLSession", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyLifecycle", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyFactories", dependencies: ["TinyDependency"]),
+    .target(name: "TinyDependencyCollections", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyConcurrency", dependencies: ["TinyDependency"]),
     .target(name: "TinyDependencyFace", dependencies: ["TinyDependency"]),
     .target(
@@ -120,13 +130,14 @@ let package = Package(
     .executableTarget(
       name: "TinyDependencyBenchmarks",
       dependencies: [
-        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyGraph",
-        "TinyDependencyLifecycle",
+        "TinyDependency", "TinyDependencyBuiltins", "TinyDependencyCollections",
+        "TinyDependencyFactories", "TinyDependencyGraph", "TinyDependencyLifecycle",
       ]
     ),
     .testTarget(
       name: "TinyDependencyTests",
       dependencies: [
+        "TinyDependencyFactories",
         "TinyDependency", "TinyDependencyGraph", "DependencyContextProbe", "TinyDependencyExample",
         "TinyDependencyExampleMain", "TestSubprocess",
       ]
@@ -141,6 +152,7 @@ let package = Package(
     .testTarget(
       name: "TinyDependencyTestingTests",
       dependencies: [
+        "TinyDependencyFactories",
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting",
         "TinyDependencyValidation", "TinyDependencyLifecycle", "TestSubprocess",
       ]
@@ -166,9 +178,22 @@ let package = Package(
         .target(name: "SwiftUIStandIn", condition: .when(platforms: nonApplePlatforms)),
       ]
     ),
+    .testTarget(
+      name: "TinyDependencyCollectionsTests",
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph",
+        "TinyDependencyTesting", "TinyDependencyValidation", "TestSubprocess",
+      ]
+    ),
     .testTarget(name: "CompatibilityTests", dependencies: ["TinyDependency"]),
     // Keys spelled with `liveValue`, through the face, as a swift-dependencies user writes them.
-    .testTarget(name: "FaceTests", dependencies: ["TinyDependencyFaceTestSupport"]),
+    // A file that also imports the core, and one that uses the concurrency helpers, say so.
+    .testTarget(
+      name: "FaceTests",
+      dependencies: [
+        "TinyDependencyFaceTestSupport", "TinyDependency", "TinyDependencyConcurrency",
+      ]
+    ),
     // A file moved from swift-dependencies imports what these suites import, and nothing else.
     .testTarget(
       name: "MigrationTests",
@@ -182,9 +207,10 @@ let package = Package(
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
+        "TinyDependencyFactories",
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyTesting", "TinyDependencyBuiltins",
         "TinyDependencyConcurrency", "TinyDependencyFace", "TinyDependencyLifecycle",
-        "TinyDependencyExample", "TinyDependencyValidation",
+        "TinyDependencyExample", "TinyDependencyValidation", "TinyDependencyCollections",
       ]
     ),
   ],

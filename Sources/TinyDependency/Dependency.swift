@@ -82,7 +82,7 @@ public struct Dependency<Value: Sendable>: Sendable {
   public var wrappedValue: Value {
     guard let current = DependencyValues.bound else {
       if DependencyValues.routesUnboundReads {
-        return read(in: TestRoots.unboundValues())
+        return read(in: UnboundRoots.unboundValues())
       }
       // Outside any scope: read the process root straight from its constant, so threads don't
       // contend on its reference count.

@@ -29,11 +29,11 @@ extension DependencyInputKey {
 /// Stops because `key` is an input that nothing set; while tracing, records it instead.
 func missingInput<Key: DependencyKey>(_ key: Key.Type) -> Never {
   let frame = BuildFrame.running
-  if let frame, let recorder = frame.recorder {
+  if let frame, let observer = frame.observer, observer.tracesStops {
     // The frame is the input's own (failed) build; what read it is its parent.
     frame.parent?.record(Key.self, inputs: [])
     frame.parent?.recordUnfinishedChain()
-    recorder.stop(missingInput: key)
+    observer.stop(missingInput: key)
   }
   let name = Key.debugName
   let message = """

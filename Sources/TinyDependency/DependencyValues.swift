@@ -78,11 +78,11 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, id: ObjectIdentifier) -> Key.Value {
     if let box = storage.overrides[id] {
-      storage.testObserver?.noteRead(of: key, override: box)
+      storage.observer?.didRead(key, override: box)
       frame?.record(Key.self, inputs: [])
       return box.unbox(as: Key.Value.self)
     }
-    storage.testObserver?.noteRead(of: key, override: nil)
+    storage.observer?.didRead(key, override: nil)
     return storage.value(for: key, id: id, in: self)
   }
 
@@ -90,8 +90,8 @@ public struct DependencyValues: Sendable {
   /// `box`, over the override the container sees now, if any.
   @usableFromInline
   func noteOverride<Key: DependencyKey>(_ key: Key.Type, box: AnyBox) {
-    guard let observer = storage.testObserver else { return }
-    observer.noteOverride(of: key, box: box, replacing: storage.overrides[ObjectIdentifier(key)])
+    guard let observer = storage.observer else { return }
+    observer.didSetOverride(of: key, box: box, replacing: storage.overrides[ObjectIdentifier(key)])
   }
 
   /// Overrides `id` with a copy of `box`, which may be shared.
@@ -164,15 +164,15 @@ extension DependencyValues {
   @inlinable
   public static var current: DependencyValues {
     if let bound { return bound }
-    if routesUnboundReads { return TestRoots.unboundValues() }
+    if routesUnboundReads { return UnboundRoots.unboundValues() }
     return processRoot
   }
 
   /// Whether a read with nothing bound asks TinyDependencyTesting for the running test's root:
-  /// true when that product is linked (see `TestRoots`). A constant, so that the check costs a
+  /// true when that product is linked (see `UnboundRoots`). A constant, so that the check costs a
   /// load and no retain of the root's storage.
   @usableFromInline
-  static let routesUnboundReads = TestRoots.provider != nil
+  static let routesUnboundReads = UnboundRoots.provider != nil
 
   /// Runs `operation` with `values` bound as ``current``.
   func bind<R>(_ operation: () throws -> R) rethrows -> R {

@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyFactories
 import TinyDependencyLifecycle
 
 #if canImport(Darwin)

@@ -1,4 +1,5 @@
 import TinyDependency
+import TinyDependencyFactories
 
 /// Measures factory calls against what they replace: a closure key's closure called and the
 /// product built by hand, and a shared value's read for a cached factory's hit.

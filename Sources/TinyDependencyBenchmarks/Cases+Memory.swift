@@ -1,4 +1,6 @@
 import TinyDependency
+import TinyDependencyCollections
+import TinyDependencyFactories
 
 #if canImport(Darwin)
   import Darwin
@@ -38,6 +40,17 @@ func measureMemory(_ report: Report) {
       alternating.otherValue = index
     }
     consume(withDependencies(alternating) { DependencyValues.current[ReusedServiceKey.self] })
+  }
+
+  // A collection of 10 members read in each request scope that changes one of them: it is
+  // built again there, and goes with its scope.
+  var collectionServer = server
+  collectionServer.register(TenMembersModule.self)
+  consume(collectionServer[TenMembersKey.self])
+  memoryCase(report, "memory.collection.requestScopes", count: rounds) { index in
+    var request = collectionServer
+    request[TenMember<M3>.self] = index
+    consume(request[TenMembersKey.self][3])
   }
 
   // A cached factory called with a distinct argument in each request scope: the products go

@@ -67,7 +67,7 @@ if CommandLine.arguments.contains("--prepare-only") {
 
 // `--only reads,scopes`: just the sections named, for working on them. Section names:
 // baselines, reads, creation, scopes, firstReads, graph, async, preparedScopes, scopeInstances,
-// threads, memory, builtins, allocations, factories.
+// threads, memory, builtins, allocations, factories, collections.
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { index in
   index + 1 < CommandLine.arguments.count
     ? Set(CommandLine.arguments[index + 1].split(separator: ",").map(String.init)) : nil
@@ -92,5 +92,6 @@ if report.runs("threads") { measureThreads(report, rootModel: rootModel) }
 if report.runs("memory") { measureMemory(report) }
 if report.runs("builtins") { measureBuiltins(report) }
 if report.runs("factories") { measureFactories(report) }
+if report.runs("collections") { measureCollections(report) }
 if report.runs("allocations") { measureAllocations(report) }
 report.printTable()

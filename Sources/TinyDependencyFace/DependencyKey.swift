@@ -17,8 +17,12 @@
 /// }
 /// ```
 ///
-/// In a file that imports this module, `DependencyKey` means this protocol: a module's own
-/// declaration shadows the one of a module it imports.
+/// In a file that imports this module and not TinyDependency, `DependencyKey` means this
+/// protocol: Swift lets a module's declaration shadow one of a module it re-exports only where
+/// every import of that module goes through it. A file that also writes `import TinyDependency`
+/// finds `DependencyKey` ambiguous; drop that import (this module re-exports the core), or name
+/// the protocol with its module: `TinyDependencyFace.DependencyKey`. The same holds for
+/// ``DependencyContext`` and `\.context`.
 public protocol DependencyKey: TinyDependency.DependencyKey {
   /// The type of the dependency's value, restated so that it is inferred from ``liveValue``.
   associatedtype Value

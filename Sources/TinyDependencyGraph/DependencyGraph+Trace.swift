@@ -82,7 +82,7 @@ extension DependencyGraph {
       // `configure` runs on the tracing thread too: a read there that meets a cycle or an
       // unset input ends that thread, not the caller's.
       TraceThreads.runOnNewThread {
-        var values = DependencyValues(context: context, recorder: recorder)
+        var values = DependencyValues(context: context, observer: recorder)
         configure.body(&values)
         recorder.finishConfiguring()
         values.resolveForTrace(traced.type)
@@ -118,7 +118,7 @@ extension DependencyGraph {
     var traces = plain.traces
     for key in mainActorKeys {
       let recorder = TraceRecorder(stopsAtLiveFallbacks: false, parks: false)
-      var values = DependencyValues(context: context, recorder: recorder)
+      var values = DependencyValues(context: context, observer: recorder)
       configure(&values)
       values.resolveForTrace(key)
       traces.add(KeyType(key), recorder.recordedBuilds, ([], [], false))

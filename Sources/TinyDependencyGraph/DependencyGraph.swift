@@ -1,4 +1,5 @@
 public import TinyDependency
+import TinyDependencyCollections
 
 /// The keys whose values were built, and the keys each build read: a dependency graph.
 ///
@@ -38,10 +39,37 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     /// TinyDependencyLifecycle), as a trace found when it read the key.
     package var isAsyncKey: Bool { PreparedOnlyKeys.contains(key.id) }
 
+    /// Whether the key is a factory's whose product a trace made: what the product read is
+    /// the key's edges, though the product belongs to whoever called the factory.
+    package var isFactoryKey: Bool { !FactoryReads.reads(of: key).isEmpty }
+
     /// Whether the key is a main-actor key (stored under its wrapper).
     package var isMainActorKey: Bool {
       (key.type as? any WrapperKey.Type)?.wrappedKey is any MainActorDependencyKey.Type
     }
+
+    /// The key's part in a collection, for the renderings: `collection`, `map`, or
+    /// `member of` its collection; nil for a key that is none.
+    package var collectionRole: String? {
+      func owner<Member: DependencyContribution>(_: Member.Type) -> Any.Type {
+        Member.Collection.self
+      }
+      func mapOwner<Member: DependencyMapContribution>(_: Member.Type) -> Any.Type {
+        Member.Map.self
+      }
+      switch key.type {
+      case is any DependencyCollectionKey.Type: return "collection"
+      case is any DependencyMapKey.Type: return "map"
+      case let member as any DependencyContribution.Type:
+        return "member of " + readableTypeName(owner(member), qualified: false)
+      case let member as any DependencyMapContribution.Type:
+        return "member of " + readableTypeName(mapOwner(member), qualified: false)
+      default: return nil
+      }
+    }
+
+    /// The lifetime, and the part in a collection if any: `shared, member of PluginsKey`.
+    var label: String { collectionRole.map { "\(lifetime), \($0)" } ?? "\(lifetime)" }
 
     /// The name of the key's value type, the same in every run (as ``name`` is).
     package var valueTypeName: String {
@@ -100,9 +128,11 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     var seen: Set<KeyType> = []
     func add(_ key: KeyType) { if seen.insert(key).inserted { keys.append(key) } }
     var pairs: [(KeyType, KeyType)] = []
-    for build in builds {
+    // A collection's list of members is the collection's own business: its edges to its
+    // members say the same.
+    for build in builds where !build.key.isMembersMarker {
       add(build.key)
-      for read in build.reads {
+      for read in build.reads where !read.isMembersMarker {
         add(read)
         pairs.append((build.key, read))
       }
@@ -236,7 +266,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     ]
     var next = 0
     for node in nodes {
-      lines.append("\(node.name) (\(node.lifetime))")
+      lines.append("\(node.name) (\(node.label))")
       while next < edges.count, edges[next].from == node {
         let captive = edges[next].isCaptive ? " (captive: \(edges[next].to.lifetime))" : ""
         lines.append("  -> \(edges[next].to.name)" + captive)
@@ -273,7 +303,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     }
     var lines = ["graph TD"]
     lines += scopeTree.render(
-      nodes: { "\(ids[$0]!)[\"\(escaped($0.name)) (\($0.lifetime))\"]" },
+      nodes: { "\(ids[$0]!)[\"\(escaped($0.name)) (\(escaped($0.label)))\"]" },
       open: { "subgraph scope_\($0)[\"\($0)\"]" },
       close: "end"
     )
@@ -292,7 +322,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
     var lines = ["digraph Dependencies {", "  label=\"\(context) context\";", "  rankdir=TB;"]
     lines += scopeTree.render(
-      nodes: { "\(quoted($0.name)) [label=\"\(escaped($0.name))\\n\($0.lifetime)\"];" },
+      nodes: { "\(quoted($0.name)) [label=\"\(escaped($0.name))\\n\(escaped($0.label))\"];" },
       open: { "subgraph \(quoted("cluster_\($0)")) { label=\(quoted($0));" },
       close: "}"
     )
@@ -385,4 +415,9 @@ private struct ScopeTree {
     }
     return lines
   }
+}
+
+extension KeyType {
+  /// Whether the key is a collection's list of members, which the graph leaves out.
+  var isMembersMarker: Bool { type is any MembersMarker.Type }
 }

@@ -7,7 +7,7 @@ import TinyDependency
 /// input, there is no value to return and no way to unwind the builders above it, so the
 /// recorder notes the problem, wakes the tracer and ends that thread. The values it was
 /// building are never released: tracing is meant for test suites and checks that run once.
-final class TraceRecorder: BuildRecorder {
+final class TraceRecorder: DependencyObserver {
   /// Whether a key's fallback to its live default is recorded and stops the resolution, so
   /// that no live value is built (validation).
   let stopsAtLiveFallbacks: Bool
@@ -34,14 +34,13 @@ final class TraceRecorder: BuildRecorder {
   }
 
   /// Records a finished build: what it read, and whether it used its default as a fallback.
-  func recordBuild(
-    of key: any DependencyKey.Type,
-    reads: [any DependencyKey.Type],
-    fellBack: Bool
-  ) {
+  /// A trace takes the stops of the builds it runs.
+  var tracesStops: Bool { true }
+
+  func didBuild(_ key: KeyType, reads: [KeyType], fellBack: Bool) {
     state.withLock { state in
-      state.builds.append((KeyType(key), reads.map(KeyType.init)))
-      if fellBack { state.fallbacks[ObjectIdentifier(key)] = KeyType(key) }
+      state.builds.append((key, reads))
+      if fellBack { state.fallbacks[key.id] = key }
     }
   }
 

@@ -44,10 +44,10 @@ extension DependencyValues {
     _ keys: [any AsyncDependencyKey.Type],
     timeout: Double = DependencyValues.defaultPreparationTimeout
   ) async throws {
-    try await prepare(keys.map(KeyType.init), timeout: timeout)
+    try await prepare(keys.map(AsyncKeyType.init), timeout: timeout)
   }
 
-  func prepare(_ keys: [KeyType], timeout: Double) async throws {
+  func prepare(_ keys: [AsyncKeyType], timeout: Double) async throws {
     for key in keys { stopUnlessShared(key.type) }
     if PendingBuild.current != nil {
       try await prepareInBuilder(keys, timeout: timeout)
@@ -58,7 +58,7 @@ extension DependencyValues {
     let lifecycle = Lifecycle.of(self)
     var pending: [PendingBuild] = []
     var stale: [PendingBuild] = []
-    var again: [KeyType] = []
+    var again: [AsyncKeyType] = []
     var seen: Set<ObjectIdentifier> = []
     for key in keys where seen.insert(key.id).inserted && overriddenValue(of: key.type) == nil {
       guard case .pending(let build, let isNew) = try find(key, in: lifecycle, timeout: timeout)
@@ -99,7 +99,7 @@ extension DependencyValues {
 
   /// In a builder: each key through `prepared`, which looks for cycles, until `timeout`
   /// passes; the prepare that started this build still has its own deadline.
-  private func prepareInBuilder(_ keys: [KeyType], timeout: Double) async throws {
+  private func prepareInBuilder(_ keys: [AsyncKeyType], timeout: Double) async throws {
     let finished = Locked<Set<ObjectIdentifier>>([])
     do {
       try await withThrowingTaskGroup(of: Void.self) { group in
@@ -145,7 +145,7 @@ extension DependencyValues {
   /// The value of `key` here, or its build in flight (joined or started); a build started
   /// keeps `timeout`, or in a builder the timeout of the build running there.
   func find(
-    _ key: KeyType,
+    _ key: AsyncKeyType,
     in lifecycle: Lifecycle,
     timeout: Double? = nil
   ) throws -> Lifecycle.Found {
@@ -188,10 +188,10 @@ extension DependencyValues {
   ///   calling task is cancelled while it waits.
   public func prepared<Key: AsyncDependencyKey>(_ key: Key.Type) async throws -> Key.Value {
     if PendingBuild.current != nil {
-      return try await preparedInBuilder(KeyType(key)).value(as: Key.Value.self)
+      return try await preparedInBuilder(AsyncKeyType(key)).value(as: Key.Value.self)
     }
     if let value = overriddenValue(of: key) { return value.value(as: Key.Value.self) }
-    try await prepare([KeyType(key)], timeout: Self.defaultPreparationTimeout)
+    try await prepare([AsyncKeyType(key)], timeout: Self.defaultPreparationTimeout)
     if let value = overriddenValue(of: key) ?? existingValue(of: key) {
       return value.value(as: Key.Value.self)
     }

@@ -5,7 +5,7 @@ import TinyDependency
 extension DependencyValues {
   /// The value of `key` for the builder running in this task, which the read becomes an edge
   /// of; the build is awaited after checking that it does not await the builder back.
-  func preparedInBuilder(_ key: KeyType) async throws -> BuiltValue {
+  func preparedInBuilder(_ key: AsyncKeyType) async throws -> BuiltValue {
     if let value = overriddenValue(of: key.type) {
       frame?.record(key.type, inputs: [])
       return value
@@ -107,6 +107,8 @@ extension DependencyValues {
       // down here rather than leaked, before the build settles (a container's shutdown waits
       // for that, so this value goes before the values it read).
       if let disposable = value as? any DependencyShutdown {
+        // One the shutdown still waits for (not given up) goes in its report.
+        if !open && !pending.isAbandoned { lifecycle.noteShutDownOnArrival(pending.key.name) }
         try? await disposable.shutdown()
       }
       lifecycle.remove(pending)

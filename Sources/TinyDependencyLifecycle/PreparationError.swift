@@ -60,7 +60,7 @@ public struct PreparationError: Error, Sendable, CustomStringConvertible {
   }
 
   /// `error`, thrown by the builder of `key`, as a failure whose path starts at `key`.
-  static func wrapping(_ error: any Error, from key: KeyType) -> PreparationError {
+  static func wrapping(_ error: any Error, from key: AsyncKeyType) -> PreparationError {
     if let inner = error as? PreparationError {
       return PreparationError(path: [key.name] + inner.path, reason: inner.reason)
     }

@@ -37,7 +37,7 @@ public func withPreparedDependencies<R>(
   _ update: (inout DependencyValues) async throws -> Void = { _ in },
   operation: () async throws -> R
 ) async throws -> R {
-  let keys = keys.map(KeyType.init)
+  let keys = keys.map(AsyncKeyType.init)
   let outer = DependencyValues.current
   var values = outer
   try await update(&values)

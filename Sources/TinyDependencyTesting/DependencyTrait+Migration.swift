@@ -8,7 +8,8 @@ extension Trait where Self == DependencyTrait {
   /// @Test(.dependency(APIClient.mock))
   /// ```
   ///
-  /// `value` is evaluated anew for each test case; an error it throws fails the test case.
+  /// `value` is evaluated anew for each test case; an error it throws is recorded as an issue of
+  /// the test case that names the type, and the test's body does not run.
   ///
   /// - Parameter value: The value to use, made for each test case.
   public static func dependency<Value: TestDependencyKey>(
@@ -19,17 +20,14 @@ extension Trait where Self == DependencyTrait {
 }
 
 /// Sets a type that is its own key.
-struct OwnKeySetter<Value: TestDependencyKey>: Sendable where Value.Value == Value {
+struct OwnKeySetter<Value: TestDependencyKey>: ValueSetter where Value.Value == Value {
   let make: @Sendable () throws -> Value
 
   func apply(to values: inout DependencyValues) throws {
-    values[Value.self] = try make()
+    do {
+      values[Value.self] = try make()
+    } catch {
+      throw DependencyTrait.ValueFailure(key: _typeName(Value.self, qualified: false), error: error)
+    }
   }
-}
-
-/// An update closure that applies `setter`; made outside the generic context of the trait.
-func update<Value>(applying setter: OwnKeySetter<Value>)
-  -> @Sendable (inout DependencyValues) throws -> Void
-{
-  { try setter.apply(to: &$0) }
 }

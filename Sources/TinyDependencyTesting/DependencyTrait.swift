@@ -43,9 +43,21 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
       : DependencyValues.current
     let strictAround = values.reportsLiveFallbacks
     let scope = values.testScope
-    if scope != nil { values.reportsLiveFallbacks = true }
-    try await IssueReporter.applyingOverrides.withValue(true) {
-      try await TestScope.deferringFallbacks.withValue(scope) { try await update(&values) }
+    if scope != nil { values.strictMode = true }
+    do {
+      try await IssueReporter.applyingOverrides.withValue(true) {
+        try await TestScope.deferringFallbacks.withValue(scope) { try await update(&values) }
+      }
+    } catch let failure as ValueFailure {
+      // The test would run without the value it was given: one issue, naming the key, and the
+      // test's body does not run.
+      Issue.record(
+        failure.error,
+        Comment(rawValue: failure.message(test: test.name)),
+        sourceLocation: test.sourceLocation
+      )
+      if isOutermost { _ = values.testScope?.end() }
+      return
     }
     values.settleStrictMode(strict ?? strictAround)
     defer {
@@ -63,6 +75,21 @@ public struct DependencyTrait: SuiteTrait, TestTrait, TestScoping {
       try await TestScopes.$isInsideTrait.withValue(true) {
         try await function()
       }
+    }
+  }
+
+  /// An error thrown while a `.dependency` trait made its value, with the key it was for.
+  struct ValueFailure: Error {
+    /// The key's name, as messages give it: `GreetingKey`.
+    let key: String
+    /// What the value's expression threw.
+    let error: any Error
+
+    /// The issue's message: what threw, for which key, that the test did not run, and the fix.
+    func message(test: String) -> String {
+      "The value that a .dependency trait makes for \(key) threw \(error), so test \(test) did "
+        + "not run. Make the value without throwing, or set it inside the test, where the test "
+        + "can handle the error."
     }
   }
 
@@ -102,22 +129,19 @@ extension Trait where Self == DependencyTrait {
   /// ``dependency(_:_:)-(Key.Type,_)``.
   ///
   /// `value` is evaluated anew for each test case, so a stateful test double given to a suite
-  /// or to a parameterized test is never shared between test cases.
+  /// or to a parameterized test is never shared between test cases. It may throw, as in
+  /// `.dependency(\.database, try Database.inMemory())`: the error is recorded as an issue of
+  /// the test case that names the key, and the test's body does not run.
   ///
   /// - Parameters:
   ///   - keyPath: The registered property, such as `\.clock`.
   ///   - value: The value to use, made for each test case.
-  public static func dependency<Value: Sendable>(
+  public static func dependency<Value>(
     _ keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable,
-    _ value: @autoclosure @escaping @Sendable () -> Value
+    _ value: @autoclosure @escaping @Sendable () throws -> Value
   ) -> Self {
     DependencyTrait(
-      update: { values in
-        let made = value()
-        // Writing through the key path reads its last property first (`now` of
-        // `\.date.now`): that read is not the test's use of a placeholder.
-        IssueReporter.writingThroughKeyPath.withValue(true) { values[keyPath: keyPath] = made }
-      },
+      update: update(applying: KeyPathSetter(keyPath: keyPath, make: value)),
       strict: nil
     )
   }
@@ -128,14 +152,15 @@ extension Trait where Self == DependencyTrait {
   /// @Test(.dependency(BaseURLKey.self, "https://example.com"))
   /// ```
   ///
-  /// `value` is evaluated anew for each test case.
+  /// `value` is evaluated anew for each test case; an error it throws is recorded as an issue
+  /// of the test case that names the key, and the test's body does not run.
   ///
   /// - Parameters:
   ///   - key: The key type.
   ///   - value: The value to use, made for each test case.
   public static func dependency<Key: DependencyKey>(
     _ key: Key.Type,
-    _ value: @autoclosure @escaping @Sendable () -> Key.Value
+    _ value: @autoclosure @escaping @Sendable () throws -> Key.Value
   ) -> Self {
     DependencyTrait(update: update(applying: KeySetter<Key>(make: value)), strict: nil)
   }
@@ -161,7 +186,7 @@ extension DependencyValues {
   /// built while the overrides applied is reported when the test reads it, or a value built
   /// from it, without an override in between.
   mutating func settleStrictMode(_ strict: Bool) {
-    reportsLiveFallbacks = strict
+    strictMode = strict
     if strict { testScope?.makeStrict() }
   }
 }
@@ -174,20 +199,43 @@ enum TestScopes {
 
 /// Sets one key on a container.
 protocol ValueSetter: Sendable {
-  func apply(to values: inout DependencyValues)
+  /// Makes the value and sets it; throws ``DependencyTrait/ValueFailure`` when making it threw.
+  func apply(to values: inout DependencyValues) throws
 }
 
 /// An update closure that applies `setter`; made outside any generic context, so the closure
 /// captures no metatype.
-func update(applying setter: any ValueSetter) -> @Sendable (inout DependencyValues) -> Void {
-  { setter.apply(to: &$0) }
+func update(applying setter: any ValueSetter) -> @Sendable (inout DependencyValues) throws -> Void {
+  { try setter.apply(to: &$0) }
 }
 
 /// Sets one key; the key type is a generic parameter rather than a captured metatype.
 struct KeySetter<Key: DependencyKey>: ValueSetter {
-  let make: @Sendable () -> Key.Value
+  let make: @Sendable () throws -> Key.Value
 
-  func apply(to values: inout DependencyValues) {
-    values[Key.self] = make()
+  func apply(to values: inout DependencyValues) throws {
+    do {
+      values[Key.self] = try make()
+    } catch {
+      throw DependencyTrait.ValueFailure(key: KeyType(Key.self).name, error: error)
+    }
+  }
+}
+
+/// Sets one property through its key path.
+struct KeyPathSetter<Value>: ValueSetter {
+  let keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable
+  let make: @Sendable () throws -> Value
+
+  func apply(to values: inout DependencyValues) throws {
+    let made: Value
+    do {
+      made = try make()
+    } catch {
+      throw DependencyTrait.ValueFailure(key: KeyPathNaming.name(of: keyPath), error: error)
+    }
+    // Writing through the key path reads its last property first (`now` of `\.date.now`): that
+    // read is not the test's use of a placeholder.
+    IssueReporter.writingThroughKeyPath.withValue(true) { values[keyPath: keyPath] = made }
   }
 }

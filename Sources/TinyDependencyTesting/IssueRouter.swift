@@ -9,7 +9,7 @@ import XCTest
 ///
 /// The core looks this type up by its mangled name, `21TinyDependencyTesting11IssueRouterO`:
 /// keep the name and module.
-enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
+enum IssueRouter: DependencyIssueRouting, DependencyRootProviding {
   static func record(_ message: String, at site: SourceSite?) -> Bool {
     // A report made inside the library, with no site of the user's (strict mode, a leak, a
     // built-in's placeholder that cannot name its caller), points at the test instead.
@@ -69,15 +69,15 @@ enum IssueRouter: DependencyIssueRouting, DependencyTestRootProviding {
     }
   }
 
-  static func replaceCurrentTestRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool {
+  static func replaceCurrentRoot(_ old: DependencyValues, with new: DependencyValues) -> Bool {
     TestRootRegistry.replaceCurrentRoot(old, with: new)
   }
 
-  static func currentTestRoot() -> DependencyValues? {
+  static func currentRoot() -> DependencyValues? {
     TestRootRegistry.currentRoot()
   }
 
-  static func currentTestName() -> String? {
+  static func currentRootName() -> String? {
     if let test = Test.current { return test.name }
     if let scope = XCTestScopes.current { return scope.testCase.name }
     switch TestRootRegistry.runningXCTest {

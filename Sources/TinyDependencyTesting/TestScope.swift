@@ -7,7 +7,7 @@ import TinyDependency
 /// Use is tracked per override, not per key: each value set is known by its box. An override
 /// counts as used when a read returned it, or when an override set over it (in a scope derived
 /// from the one it was set in) was read: that one took its place.
-final class TestScope: TestObserver {
+final class TestScope: DependencyObserver {
   /// One value set on one of the test's containers.
   private struct Override {
     let name: String
@@ -59,7 +59,15 @@ final class TestScope: TestObserver {
   private let state: Locked<State>
 
   /// What `prepareDependencies` prepared in the test: once per test.
-  let preparation = PreparedRoot()
+  /// What `prepareDependencies` prepared in the test: once per test, whichever root it has.
+  let preparation = EntryPointRecord()
+
+  /// Every read through the test's containers is told, to see reads after the end and unused
+  /// overrides.
+  var observesReads: Bool { true }
+
+  /// The test's record of `prepareDependencies`; the only attachment a test keeps.
+  func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T? { preparation as? T }
 
   /// Creates the scope of a test named `name`.
   init(name: String, strict: Bool) {
@@ -86,7 +94,7 @@ final class TestScope: TestObserver {
 
   /// Records that `Key` was overridden with `box` in one of the test's containers, over
   /// `replaced`, the override the container saw before.
-  func noteOverride(
+  func didSetOverride(
     of key: any DependencyKey.Type,
     box: AnyObject,
     replacing replaced: AnyObject?
@@ -106,7 +114,7 @@ final class TestScope: TestObserver {
 
   /// Sees a read of `Key` through one of the test's containers; `override` is the box it
   /// returned when that was an override. A read after the end is reported once per key.
-  func noteRead(of key: any DependencyKey.Type, override: AnyObject?) {
+  func didRead(_ key: any DependencyKey.Type, override: AnyObject?) {
     let id = ObjectIdentifier(key)
     let outcome: ReadOutcome = state.withLock { state in
       guard let endedAt = state.endedAt else {
@@ -191,9 +199,9 @@ private enum ReadOutcome {
 extension DependencyValues {
   /// Creates an empty root container that belongs to the test `scope` watches.
   init(context: DependencyContext?, testScope scope: TestScope) {
-    self.init(context: context, testObserver: scope)
+    self.init(context: context, observer: scope)
   }
 
   /// The test this container belongs to, if any.
-  var testScope: TestScope? { testObserver as? TestScope }
+  var testScope: TestScope? { attachedObserver as? TestScope }
 }

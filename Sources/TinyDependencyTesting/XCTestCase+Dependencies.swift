@@ -66,7 +66,7 @@ extension XCTestCase {
     return try XCTestScopes.$current.withValue(scope) {
       let strictAround = values.reportsLiveFallbacks
       let testScope = values.testScope
-      if testScope != nil { values.reportsLiveFallbacks = true }
+      if testScope != nil { values.strictMode = true }
       try IssueReporter.applyingOverrides.withValue(true) {
         try TestScope.deferringFallbacks.withValue(testScope) { try update(&values) }
       }

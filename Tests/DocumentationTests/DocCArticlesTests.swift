@@ -13,6 +13,8 @@ struct DocCArticlesTests {
     "Sources/TinyDependencyValidation/TinyDependencyValidation.docc",
     "Sources/TinyDependencyBuiltins/TinyDependencyBuiltins.docc",
     "Sources/TinyDependencyLifecycle/TinyDependencyLifecycle.docc",
+    "Sources/TinyDependencyCollections/TinyDependencyCollections.docc",
+    "Sources/TinyDependencyFactories/TinyDependencyFactories.docc",
     "Sources/TinyDependencySwiftUI/TinyDependencySwiftUI.docc",
   ]
 
@@ -28,6 +30,7 @@ struct DocCArticlesTests {
     "DocCExamples+TinyDependencyTesting.swift",
     "DocCExamples+TinyDependencyValidation.swift",
     "DocCExamples+TinyDependencyBuiltins.swift",
+    "DocCExamples+Collections.swift",
     "GuideExamples+Factories.swift",
     "GuideExamples+Sessions.swift",
     // Reference material that README.md showed before it became a front door.

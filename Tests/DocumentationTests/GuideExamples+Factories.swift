@@ -1,5 +1,6 @@
 import Testing
 import TinyDependency
+import TinyDependencyFactories
 import TinyDependencyLifecycle
 
 // The code of Making-values-from-run-time-arguments.md, Isolating-values-to-any-global-actor.md

@@ -20,7 +20,11 @@ struct ShutdownOwnershipTests {
     var prepared = DependencyValues(context: values.context)
     prepared[HandedInKey.self] = handedIn
     let site = SourceSite("App/Main.swift", "/App/Main.swift", 1, 1)
-    _ = PreparedRoot().apply(PreparedRoot.changes(in: prepared), to: values.storage, at: site)
+    _ = EntryPointRecord().apply(
+      EntryPointRecord.changes(in: prepared),
+      to: values.storage,
+      at: site
+    )
     #expect(values[HandedInKey.self] === handedIn)
     try await values.prepare([PoolKey.self])
     try await values.shutdown()

@@ -14,6 +14,6 @@ struct IssueRouterDiscoveryTests {
 
   @Test func theCoreResolvesTheRouterAndItsTestRoots() {
     #expect(IssueReporter.router == IssueRouter.self)
-    #expect(TestRoots.provider == IssueRouter.self)
+    #expect(UnboundRoots.provider == IssueRouter.self)
   }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import TestSubprocess
 import Testing
 import TinyDependency
+import TinyDependencyFactories
 import TinyDependencyGraph
 
 // MARK: - Fixtures
@@ -340,6 +341,27 @@ struct DependencyFactoryTests {
       #expect(greeterFor(1) === root)
     }
     #expect(made == nil)
+  }
+
+  /// Issue 45, item 7: a product made for an explicit container goes with it, even when the
+  /// factory, kept by another root, handed it out last.
+  @Test func aProductMadeForADroppedExplicitContainerIsReleasedWithIt() {
+    weak var made: Greeter?
+    var keeper = DependencyValues(context: .default)
+    keeper.buildLog = BuildLog()
+    let factory = keeper.greeterFor
+    do {
+      var explicit = DependencyValues(context: .default)
+      explicit.buildLog = keeper.buildLog
+      explicit.greeterFor = factory
+      let product = withDependencies(explicit) { factory(1) }
+      #expect(withDependencies(explicit) { factory(1) } === product)
+      made = product
+    }
+    #expect(made == nil)
+    // The factory still serves its own root.
+    let own = withDependencies(keeper) { factory(1) }
+    #expect(withDependencies(keeper) { factory(1) } === own)
   }
 
   @Test func concurrentCallsWithManyArgumentsInARootEachGetTheArgumentsProduct() {

@@ -15,7 +15,7 @@ struct PrepareDependenciesTests {
   /// A root of its own, so these tests leave the process root alone, and its registry.
   struct Root {
     let values: DependencyValues
-    let registry = PreparedRoot()
+    let registry = EntryPointRecord()
 
     init(context: DependencyContext = .default) {
       values = DependencyValues(storage: DependencyStorage(context: context, isProcessRoot: true))
@@ -25,7 +25,7 @@ struct PrepareDependenciesTests {
       var prepared = DependencyValues(context: values.context)
       update(&prepared)
       let site = SourceSite("App/Main.swift", "/App/Main.swift", line, 1)
-      return registry.apply(PreparedRoot.changes(in: prepared), to: values.storage, at: site)
+      return registry.apply(EntryPointRecord.changes(in: prepared), to: values.storage, at: site)
         .message(at: site, context: values.context)
     }
   }
@@ -185,7 +185,7 @@ struct PrepareDependenciesTests {
         let unset = DependencyValues.current.unsetInputs(among: [LaunchURLKey.self])
         let testContainer = DependencyValues(context: .test)
         print(detached, queued, unset.count, testContainer.greeting)
-        print(PreparedRoot.process.values.map(\.key.name))
+        print(EntryPointRecord.process.values.map(\.key.name))
       }
       let output = String(decoding: result.standardOutputContent, as: UTF8.self)
       // An explicit container does not derive from the root: it does not see prepared values.

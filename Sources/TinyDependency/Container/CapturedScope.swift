@@ -57,7 +57,7 @@ final class CapturedScope: @unchecked Sendable {
   private let changedKeys: KeySet
   private let context: DependencyContext
   private let choosesContext: Bool
-  private let testObserver: (any TestObserver)?
+  private let observer: (any DependencyObserver)?
   private let state = LazyLocked<State>()
   /// The storage to read from in the scope decided last, unretained, or ``currentScope``.
   private let cache = DecisionCache()
@@ -76,7 +76,7 @@ final class CapturedScope: @unchecked Sendable {
     changedKeys = storage.changedKeys
     context = storage.context
     choosesContext = storage.choosesContext
-    testObserver = storage.testObserver
+    observer = storage.observer
   }
 
   /// Whether reads keep the captured storage alive.
@@ -102,7 +102,7 @@ final class CapturedScope: @unchecked Sendable {
       made = DependencyStorage(
         context: choosesContext ? context : nil,
         overrides: overrides,
-        testObserver: testObserver
+        observer: observer
       )
     }
     made.freeze()
@@ -222,11 +222,11 @@ extension DependencyStorage {
   /// Notes that `capture` keeps a decision about this storage, to drop when it goes away.
   func observe(_ capture: CapturedScope) {
     state.withLock { state in
-      if state.observers.count >= max(8, 2 * state.liveObservers) {
-        state.observers.removeAll { $0.value == nil }
-        state.liveObservers = state.observers.count
+      if state.captureWatchers.count >= max(8, 2 * state.liveCaptureWatchers) {
+        state.captureWatchers.removeAll { $0.value == nil }
+        state.liveCaptureWatchers = state.captureWatchers.count
       }
-      state.observers.append(WeakCapture(value: capture))
+      state.captureWatchers.append(WeakCapture(value: capture))
     }
   }
 }

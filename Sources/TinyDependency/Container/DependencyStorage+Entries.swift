@@ -13,8 +13,9 @@ extension DependencyStorage {
     case lookAbove
     /// This thread now builds the value here; `frame` records the build.
     case build(BuildFrame)
-    /// The value was shut down (TinyDependencyLifecycle's `shutdown()`): reading it stops.
-    case shutDown
+    /// The value's lifetime ended (its scope instance ended, or it was shut down): reading it
+    /// stops.
+    case ended
   }
 
   /// What this storage holds for `id`, in `state` (its own); with `claiming`, a missing value is
@@ -26,7 +27,7 @@ extension DependencyStorage {
     frame: @autoclosure () -> BuildFrame
   ) -> Step {
     switch state.entries[id] {
-    case .built(let built)?: return built.box.isRetired ? .shutDown : .reuse(built)
+    case .built(let built)?: return built.box.hasEnded ? .ended : .reuse(built)
     case .building(let builder)?: return .wait(builder)
     case nil:
       guard claiming else { return .lookAbove }
@@ -62,5 +63,15 @@ extension DependencyStorage {
     freeze(in: &state)
     state.entries[id] = .built(built)
     builtIndex.insert(id, built.box)
+  }
+
+  /// Waits at most `timeout` seconds until `frame` no longer builds `id` here; whether it has.
+  func waitWhileBuilding(_ id: ObjectIdentifier, by frame: BuildFrame, timeout: Double) -> Bool {
+    state.wait(
+      while: {
+        if case .building(let builder)? = $0.entries[id] { builder === frame } else { false }
+      },
+      timeout: timeout
+    )
   }
 }

@@ -9,10 +9,10 @@ extension DependencyStorage {
   /// every read (instruction counts of the benchmark's allocation cases).
   @usableFromInline
   func lookup(_ id: ObjectIdentifier) -> Unmanaged<AnyBox>? {
-    guard !belongsToTest else { return nil }
+    guard !observesReads else { return nil }
     return overrides.unmanagedBox(for: id)
       ?? builtIndex.box(for: id).flatMap { built in
-        built._withUnsafeGuaranteedRef { $0.isRetired } ? nil : built
+        built._withUnsafeGuaranteedRef { $0.hasEnded } ? nil : built
       }
   }
 }

@@ -21,16 +21,16 @@ extension DependencyStorage {
     // A scoped key's value is kept by its scope's nearest instance, and shared no higher.
     var limit: DependencyStorage?
     if case .scoped(let scope) = lifetime { limit = owner(of: scope, for: Key.self) }
-    // The keys this scope prepared itself, read with its entries: `lookAbove` counts them as
+    // The keys this scope placed itself, read with its entries: `lookAbove` counts them as
     // changed here.
-    var prepared: Set<ObjectIdentifier>?
+    var placed: Set<ObjectIdentifier>?
     // With no scope around to ask (`lookAbove` would answer "build here"), the first look
     // claims the build: one lock and one lookup fewer on every first read of a root.
     var step = lookHere(
       Key.self,
       id,
       claiming: parent == nil || choosesContext || self === limit,
-      &prepared,
+      &placed,
       values
     )
     // How often a claim was given back because a sibling reached the scope above first.
@@ -41,18 +41,20 @@ extension DependencyStorage {
         values.frame?.record(Key.self, inputs: built.inputs, hold: built.hold)
         return built.box.unbox(as: Key.Value.self)
 
-      case .shutDown:
-        stopReadAfterShutdown(Key.self, context: context)
+      case .ended:
+        stopReadAfterEnd(Key.self, context: context)
 
       case .wait(let builder):
-        waitForBuild(of: Key.self, id: id, by: builder, in: self)
-        step = lookHere(Key.self, id, claiming: false, &prepared, values)
+        BuildFrame.wait(for: builder, reading: Key.self, observer: observer) {
+          waitWhileBuilding(id, by: builder, timeout: $0)
+        }
+        step = lookHere(Key.self, id, claiming: false, &placed, values)
 
       case .build(let frame):
         step = .reuse(finishBuild(Key.self, id: id, frame: frame, marked: nil, limit, in: values))
 
       case .lookAbove:
-        switch lookAbove(for: id, prepared: prepared, upTo: limit) {
+        switch lookAbove(for: id, placed: placed, upTo: limit) {
         case .share(let built):
           step = state.withLock { state in
             if state.entries[id] == nil { adopt(built, as: id, in: &state) }
@@ -64,12 +66,14 @@ extension DependencyStorage {
             )
           }
         case .wait(let builder, let owner):
-          waitForBuild(of: Key.self, id: id, by: builder, in: owner)
-          step = lookHere(Key.self, id, claiming: false, &prepared, values)
+          BuildFrame.wait(for: builder, reading: Key.self, observer: observer) {
+            owner.waitWhileBuilding(id, by: builder, timeout: $0)
+          }
+          step = lookHere(Key.self, id, claiming: false, &placed, values)
         case .build(let highest):
           // Claim the build here, then announce it in `highest`, the highest scope around that
           // would keep the value, so that sibling scopes wait for it instead of building too.
-          step = lookHere(Key.self, id, claiming: true, &prepared, values)
+          step = lookHere(Key.self, id, claiming: true, &placed, values)
           guard case .build(let frame) = step, let highest else { continue }
           if highest.mark(id, buildingBy: frame) {
             step = .reuse(
@@ -80,7 +84,7 @@ extension DependencyStorage {
             // give the claim back and look again, to wait for it or share it.
             lateLooks += 1
             withdrawClaim(of: id, by: frame)
-            prepared = preparedHere
+            placed = placedHere
             step = .lookAbove
           }
         }
@@ -88,13 +92,13 @@ extension DependencyStorage {
     }
   }
 
-  /// `look` under this storage's lock, with `prepared` set to the keys this scope prepared itself
+  /// `look` under this storage's lock, with `placed` set to the keys this scope placed itself
   /// when the read goes on to the scopes around.
   private func lookHere<Key: DependencyKey>(
     _ key: Key.Type,
     _ id: ObjectIdentifier,
     claiming: Bool,
-    _ prepared: inout Set<ObjectIdentifier>?,
+    _ placed: inout Set<ObjectIdentifier>?,
     _ values: DependencyValues
   ) -> Step {
     state.withLock { state in
@@ -104,7 +108,7 @@ extension DependencyStorage {
         claiming: claiming,
         frame: makeFrame(for: Key.self, reader: values.frame)
       )
-      if case .lookAbove = step { prepared = state.lifecycle?.prepared }
+      if case .lookAbove = step { placed = state.placed?.keys }
       return step
     }
   }
@@ -117,7 +121,7 @@ extension DependencyStorage {
     for key: Key.Type,
     reader: BuildFrame?
   ) -> BuildFrame {
-    BuildFrame(keyType: Key.self, context: context, parent: reader, recorder: recorder)
+    BuildFrame(keyType: Key.self, context: context, parent: reader, observer: observer)
   }
 
   /// Builds the value this thread claimed, keeps it, and offers it to the scopes around.
@@ -137,14 +141,16 @@ extension DependencyStorage {
       reads: trace.reads,
       hold: trace.hold
     )
-    let prepared = state.withLock { state in
+    let placed = state.withLock { state in
       adopt(built, as: id, in: &state)
-      return state.lifecycle?.prepared
+      return state.placed?.keys
     }
     state.broadcast()
-    share(built, as: id, builtBy: frame, marked: marked, prepared: prepared, upTo: limit)
-    // Built while its instance ended: later reads stop as after the end.
-    if limit?.instance?.isEnded == true { built.box.retire() }
+    share(built, as: id, builtBy: frame, marked: marked, placed: placed, upTo: limit)
+    // The instance owns it, also when built below it; built after its end, the read stops.
+    if let limit, let instance = limit.instance {
+      instance.keep(built, builtIn: self, owner: limit)
+    }
     return built
   }
 
@@ -153,8 +159,8 @@ extension DependencyStorage {
   ///
   /// Before it starts, the build is checked against the builds this thread already runs: the
   /// same key for the same context is a cycle, whatever container each level reads through
-  /// (each may be a new storage, made inside the build before it), and a chain of builds
-  /// nested deeper than any real graph stops with its path rather than overflowing the stack.
+  /// (each may be a new storage, made inside the build before it), and a chain of builds about
+  /// to use up the thread's stack stops with its path rather than overflowing it.
   ///
   /// Nothing here is generic over the value but the box: these functions run unspecialized for
   /// most keys, where each generic type costs a metadata lookup on every first read.
@@ -164,9 +170,11 @@ extension DependencyStorage {
     in values: DependencyValues
   ) -> (box: AnyBox, trace: BuildFrame.Trace) {
     if let path = frame.cyclePathOnThread() {
-      Diagnostics.stopWithCycle(path, reentering: [Key.self], recorder: recorder)
+      Diagnostics.stopWithCycle(path, reentering: [Key.self], observer: observer)
     }
-    if frame.depthOnThread > Diagnostics.maximumNesting {
+    if frame.depthOnThread > Diagnostics.stackCheckDepth
+      && SystemInterface.isStackNearlyExhausted()
+    {
       Diagnostics.stopWithNestingTooDeep(frame)
     }
     // Only the containers this build's code sees hold `binding`: one still held once the build
@@ -185,55 +193,10 @@ extension DependencyStorage {
       frame.noteCapture(.escapedScope)
     }
     let trace = frame.finish()
-    if trace.fellBack && reportsLiveFallbacks && context == .test {
+    if trace.fellBack && context == .test, let observer {
       let readers = values.frame?.activeReaderChain.map(\.keyType) ?? []
-      IssueReporter.router?.reportLiveFallback(of: Key.self, readers: readers)
+      observer.didFallBackToLive(Key.self, readers: readers)
     }
     return (box, trace)
-  }
-
-  /// Waits until `builder` no longer builds `id` in `owner`, or stops with the cycle that makes
-  /// the wait endless: the builder runs on this thread, or waits, through other threads, for a
-  /// build this thread runs. A wait that goes on for long is warned of, once, but not stopped:
-  /// a build may be slow, and a blocking hand-off to another thread looks the same from here.
-  func waitForBuild<Key: DependencyKey>(
-    of key: Key.Type,
-    id: ObjectIdentifier,
-    by builder: BuildFrame,
-    in owner: DependencyStorage
-  ) {
-    if let stack = BuildFrame.threadStack(downTo: builder) {
-      Diagnostics.stopWithCycle(stack.reversed(), reentering: [Key.self], recorder: recorder)
-    }
-    let stack = BuildFrame.threadStack()
-    if let innermost = stack.first { BlockedThreads.register(innermost, waitingOn: builder) }
-    defer { if !stack.isEmpty { BlockedThreads.unregister() } }
-    let started = SystemInterface.monotonicSeconds()
-    var warned = false
-    while true {
-      if let loop = BlockedThreads.loop(from: stack, waitingOn: builder) {
-        Diagnostics.stopWithCycle(
-          loop.path,
-          reentering: loop.continuation,
-          acrossThreads: true,
-          recorder: recorder
-        )
-      }
-      let finished = owner.state.wait(
-        while: { state in
-          if case .building(let current)? = state.entries[id] { return current === builder }
-          return false
-        },
-        timeout: 0.25
-      )
-      if finished { return }
-      let waited = SystemInterface.monotonicSeconds() - started
-      if !warned && waited >= Diagnostics.handOffWarningDelay && recorder == nil {
-        warned = true
-        if builder.claimWaitWarning() {
-          Diagnostics.warnOfLongWait(for: builder, reading: Key.self)
-        }
-      }
-    }
   }
 }

@@ -1,8 +1,8 @@
 /// Values shared between a scope and the scopes around it (DESIGN.md, decision 5).
 ///
 /// A value built in a scope is kept by the highest scope around it that would have built the
-/// same: none of the keys it read, nor the key itself, were overridden or prepared in between
-/// (a value prepared in a scope is that scope's, so a value read from it goes no higher), the
+/// same: none of the keys it read, nor the key itself, were overridden or placed in between
+/// (a value placed in a scope is that scope's, so a value read from it goes no higher), the
 /// context is the same, and the value keeps no scope of its own. A scope that finds nothing
 /// asks the scopes around it first: it shares a value built there, or waits for a build in
 /// progress there, so concurrent request scopes that only set a request ID build one database
@@ -19,29 +19,29 @@ extension DependencyStorage {
     case build(highest: DependencyStorage?)
   }
 
-  /// What the scopes around offer for `id`, given the keys this scope `prepared`. A build in
+  /// What the scopes around offer for `id`, given the keys this scope `placed`. A build in
   /// progress there whose value this scope could not use (it already read a key changed in
   /// between) is not waited for.
   func lookAbove(
     for id: ObjectIdentifier,
-    prepared: Set<ObjectIdentifier>?,
+    placed: Set<ObjectIdentifier>?,
     upTo limit: DependencyStorage? = nil
   ) -> Above {
     guard !choosesContext, self !== limit else { return .build(highest: nil) }
     var changed = changedKeys
-    changed.add(prepared)
+    changed.add(placed)
     var highest: DependencyStorage?
     // Whether every scope passed so far had no entry, so the build can be announced higher up.
     var announcing = true
     var node = parent
     while let ancestor = node, !changed.contains(id) {
-      var preparedThere: Set<ObjectIdentifier>?
+      var placedThere: Set<ObjectIdentifier>?
       let entry = ancestor.state.withLock { state in
-        preparedThere = state.lifecycle?.prepared
+        placedThere = state.placed?.keys
         return state.entries[id]
       }
       switch entry {
-      case .built(let built)? where built.box.isRetired:
+      case .built(let built)? where built.box.hasEnded:
         // Its value there was shut down: this scope builds one anew, which neither that scope
         // nor any above it may keep (DependencyValues.shutdown()).
         return .build(highest: highest)
@@ -67,36 +67,36 @@ extension DependencyStorage {
       }
       if ancestor.choosesContext || ancestor === limit { break }
       changed.formUnion(ancestor.changedKeys)
-      changed.add(preparedThere)
+      changed.add(placedThere)
       node = ancestor.parent
     }
     return .build(highest: highest)
   }
 
   /// Offers a value built here to the highest scope around that would have built the same, given
-  /// the keys this scope `prepared`, and withdraws the announcement made in `marked`.
+  /// the keys this scope `placed`, and withdraws the announcement made in `marked`.
   func share(
     _ built: BuiltValue,
     as id: ObjectIdentifier,
     builtBy frame: BuildFrame,
     marked: DependencyStorage?,
-    prepared: Set<ObjectIdentifier>?,
+    placed: Set<ObjectIdentifier>?,
     upTo limit: DependencyStorage?
   ) {
     var target: DependencyStorage?
     if !choosesContext && built.hold == .none && self !== limit {
       var changed = changedKeys
-      changed.add(prepared)
+      changed.add(placed)
       var node = parent
       while let ancestor = node, !changed.contains(id), changed.isDisjoint(with: built.inputs) {
-        let (retired, preparedThere) = ancestor.state.withLock {
-          ($0.hasRetired(id), $0.lifecycle?.prepared)
+        let (retired, placedThere) = ancestor.state.withLock {
+          ($0.hasEnded(id), $0.placed?.keys)
         }
         if retired { break }
         target = ancestor
         if ancestor.choosesContext || ancestor === limit { break }
         changed.formUnion(ancestor.changedKeys)
-        changed.add(preparedThere)
+        changed.add(placedThere)
         node = ancestor.parent
       }
     }
@@ -116,10 +116,10 @@ extension DependencyStorage {
 
   // MARK: - Merging a parent
 
-  /// Whether preparation or shutdown keeps state for this storage: TinyDependencyLifecycle's
-  /// attachment, which it makes before it prepares or retires anything here.
-  var hasLifecycle: Bool {
-    state.lockedIfMade?.withLock { $0.lifecycle?.attachment != nil } ?? false
+  /// Whether values were placed or ended here, or an attachment pinned it: such a storage is
+  /// never merged away.
+  var holdsPlacedValues: Bool {
+    state.lockedIfMade?.withLock { $0.placed != nil || $0.isPinned } ?? false
   }
 
   /// The values built here that a storage below, which changed `changed` since, would share

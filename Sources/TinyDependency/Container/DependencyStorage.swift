@@ -12,8 +12,8 @@
 ///
 /// `@unchecked Sendable`: the mutable state shared between threads lives in `state`, behind its
 /// lock (made on first use on Linux, see `LockFree.swift`), and in the atomic `builtIndex` and
-/// frozen flag. `parent`, `overrides`, `changedKeys`, `context`, `choosesContext`, `instance` and
-/// `reportsLiveFallbacks` are written only while the storage is uniquely referenced and not yet
+/// frozen flag. `parent`, `overrides`, `changedKeys`, `context`, `choosesContext`, `instance`,
+/// `observer` and `observesReads` are written only while the storage is uniquely referenced and not yet
 /// frozen (see `DependencyValues.prepareToMutate()`), that is, before any other thread can see
 /// it; afterwards they are immutable, which is also why they skip dynamic exclusivity checks.
 @usableFromInline
@@ -26,13 +26,13 @@ final class DependencyStorage: @unchecked Sendable {
   let serial: UInt64 = Serials.next()
   /// Whether this is the storage of the process-wide root that is current when nothing is bound.
   let isProcessRoot: Bool
-  /// Set for a container that traces a graph, and inherited by the storages derived from it.
-  let recorder: (any BuildRecorder)?
-  /// The test this storage belongs to, inherited by the storages derived from it: reads through
-  /// it take the slow path, which tells the test (see `TestObserver`).
-  let testObserver: (any TestObserver)?
-  /// Whether `testObserver` is set.
-  let belongsToTest: Bool
+  /// What a layer above attached to this container (the seam, `DependencyObserver`), inherited
+  /// by the storages derived from it.
+  @exclusivity(unchecked)
+  private(set) var observer: (any DependencyObserver)?
+  /// Whether `observer` hears every read: reads through this storage then take the slow path.
+  @exclusivity(unchecked)
+  private(set) var observesReads: Bool
   /// The values set on this storage and on the ones it derives from.
   @usableFromInline @exclusivity(unchecked)
   private(set) var overrides: PersistentMap
@@ -45,9 +45,6 @@ final class DependencyStorage: @unchecked Sendable {
   /// Whether this storage chose its context itself, so nothing above it can be reused.
   @exclusivity(unchecked)
   private(set) var choosesContext: Bool
-  /// Whether a test value that falls back to the live default is reported as an issue.
-  @exclusivity(unchecked)
-  private(set) var reportsLiveFallbacks = false
   /// Set when the storage is an instance of a named scope (`beginScope`), before it is shared.
   @exclusivity(unchecked)
   var instance: ScopeInstance?
@@ -65,14 +62,12 @@ final class DependencyStorage: @unchecked Sendable {
     context: DependencyContext?,
     overrides: PersistentMap = PersistentMap(),
     isProcessRoot: Bool = false,
-    recorder: (any BuildRecorder)? = nil,
-    testObserver: (any TestObserver)? = nil
+    observer: (any DependencyObserver)? = nil
   ) {
     self.parent = nil
     self.isProcessRoot = isProcessRoot
-    self.recorder = recorder
-    self.testObserver = testObserver
-    self.belongsToTest = testObserver != nil
+    self.observer = observer
+    self.observesReads = observer?.observesReads ?? false
     self.overrides = overrides
     self.changedKeys = KeySet(overrides.keys)
     self.context = context ?? ContextDetection.process.context
@@ -83,20 +78,18 @@ final class DependencyStorage: @unchecked Sendable {
   init(deriving parent: DependencyStorage) {
     self.parent = parent
     self.isProcessRoot = false
-    self.recorder = parent.recorder
-    self.testObserver = parent.testObserver
-    self.belongsToTest = parent.belongsToTest
+    self.observer = parent.observer
+    self.observesReads = parent.observesReads
     self.overrides = parent.overridesForDerivedStorage()
-    self.reportsLiveFallbacks = parent.reportsLiveFallbacks
     self.context = parent.context
     self.choosesContext = false
   }
 
   deinit {
-    guard let observers = state.lockedIfMade?.withLock({ $0.observers }) else { return }
+    guard let watchers = state.lockedIfMade?.withLock({ $0.captureWatchers }) else { return }
     // Captures that combined their scope with this one no longer need the combination.
-    for observer in observers {
-      observer.value?.forget(serial)
+    for watcher in watchers {
+      watcher.value?.forget(serial)
     }
   }
 
@@ -150,9 +143,11 @@ final class DependencyStorage: @unchecked Sendable {
     skipOverwrittenParents()
   }
 
-  func setReportsLiveFallbacks(_ enabled: Bool) {
+  /// Attaches `observer` in place of the one inherited, before the storage is shared.
+  func setObserver(_ observer: (any DependencyObserver)?) {
     checkNotFrozen()
-    reportsLiveFallbacks = enabled
+    self.observer = observer
+    observesReads = observer?.observesReads ?? false
   }
 
   func choose(_ newContext: DependencyContext) {
@@ -172,20 +167,20 @@ final class DependencyStorage: @unchecked Sendable {
   /// storage it ever had, which a first read then walks.
   ///
   /// Merging keeps what the parent told: its overrides are already this storage's (a derived
-  /// storage starts from its parent's), its changed and prepared keys become this storage's
+  /// storage starts from its parent's), its changed and placed keys become this storage's
   /// changed keys, and the values this storage would have shared from it are kept here. A parent that anything else
   /// references (a bound scope, a copy, an object that captured it) stays: it orders this
-  /// storage's overrides after its own. So does one that chose its context, or holds prepared
-  /// or shut-down values, unless this storage overrides everything it changed.
+  /// storage's overrides after its own. So does one that chose its context, or holds placed
+  /// or ended values, unless this storage overrides everything it changed.
   private func skipOverwrittenParents() {
     var inherited: [BuiltValue] = []
     while isKnownUniquelyReferenced(&parent), let skipped = parent, let above = skipped.parent,
       !skipped.choosesContext, skipped.instance == nil,
-      skipped.changedKeys.isSubset(of: changedKeys) || !skipped.hasLifecycle
+      skipped.changedKeys.isSubset(of: changedKeys) || !skipped.holdsPlacedValues
     {
       inherited += skipped.valuesToShare(below: changedKeys)
       changedKeys.formUnion(skipped.changedKeys)
-      changedKeys.add(skipped.preparedHere)
+      changedKeys.add(skipped.placedHere)
       parent = above
     }
     if !inherited.isEmpty { keepInherited(inherited) }

@@ -64,7 +64,7 @@ struct UnimplementedSite: Sendable {
     if endpoint.isEmpty {
       endpoint = "the closure made in \(function) at \(site)"
     }
-    let test = TestRoots.provider?.currentTestName().map { " in test \($0)" } ?? ""
+    let test = UnboundRoots.provider?.currentRootName().map { " in test \($0)" } ?? ""
     IssueReporter.report(
       "Unimplemented: \(endpoint) was called\(test). Override it for this test, or give the "
         + "test double an implementation.",

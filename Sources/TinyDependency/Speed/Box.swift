@@ -16,11 +16,11 @@
 ///
 /// `@unchecked Sendable`: the value is a `let` of a `Sendable` type; `layerKey` and `layerNext`
 /// are written once, by the map that links the box, before that map is shared or read (see
-/// ``PersistentMap/set(_:linking:)``), and never after. The retired mark is written once, under
+/// ``PersistentMap/set(_:linking:)``), and never after. The ended mark is written once, under
 /// its storage's lock, while reads may run: an atomic on Linux, kept out of the two link fields
 /// (an atomic access among the map's loads made every read of an override retain the map); on
 /// Apple platforms, where `Atomic` can't be stored in a class that older systems run, a byte
-/// (a read racing the shutdown, itself a misuse, sees it set or not).
+/// (a read racing the end, itself a misuse, sees it set or not).
 @usableFromInline
 class AnyBox: @unchecked Sendable {
   /// The key this box is set under, as a layer of a map; 0 while the box is no layer.
@@ -31,7 +31,7 @@ class AnyBox: @unchecked Sendable {
   var layerNext: AnyBox?
 
   @exclusivity(unchecked)
-  private var retired = OnceFlag()
+  private var ended = OnceFlag()
 
   @usableFromInline
   init() {}
@@ -49,7 +49,7 @@ final class Box<Value: Sendable>: AnyBox, @unchecked Sendable {
   let value: Value
 
   /// `consuming`: the value moves into the box; borrowed, it was copied and the original
-  /// destroyed once the retired mark's atomic was initialized too (`allocations.scope.entry`:
+  /// destroyed once the ended mark's atomic was initialized too (`allocations.scope.entry`:
   /// 2,534 instructions borrowed, 2,508 consumed).
   @usableFromInline
   init(_ value: consuming Value) {
@@ -60,11 +60,12 @@ final class Box<Value: Sendable>: AnyBox, @unchecked Sendable {
 }
 
 extension AnyBox {
-  /// Whether the value was shut down: reading it stops.
-  var isRetired: Bool { retired.isSet }
+  /// Whether the value's lifetime ended (its scope instance ended, or it was shut down): reading
+  /// it stops.
+  var hasEnded: Bool { ended.isSet }
 
-  /// Marks the value as shut down.
-  func retire() { retired.set() }
+  /// Marks the value's lifetime as ended.
+  func endLifetime() { ended.set() }
 
   /// The boxed value, read as `Key.Value`. Only valid for a box stored under `Key`.
   @inlinable @inline(__always)

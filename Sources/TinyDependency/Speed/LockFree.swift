@@ -33,9 +33,9 @@
     var lockedIfMade: Locked<State>? { made }
   }
 
-  /// The lock of a ``BuildFrame``: a ``Locked`` beside the frame, where an atomic flag inside it
-  /// needs macOS 15 / iOS 18.
-  struct FrameLock: ~Copyable {
+  /// A lock for a few instructions of state (a ``BuildFrame``'s, a scope instance's): a
+  /// ``Locked`` beside its owner, where an atomic flag inside it needs macOS 15 / iOS 18.
+  struct SpinLock: ~Copyable {
     private let locked = Locked(false)
     init() {}
     /// Runs `body` with the lock held. `body` must not call user code.
@@ -130,11 +130,12 @@
     }
   }
 
-  /// The lock of a ``BuildFrame``, inside the frame's own allocation: an atomic flag, taken with
-  /// an exchange; a thread that finds it taken yields and tries again. Frames hold it for a few
-  /// set insertions at most and never while user code runs, so a first read allocates the frame
-  /// alone, not a frame and a lock beside it.
-  struct FrameLock: ~Copyable {
+  /// A lock for a few instructions of state (a ``BuildFrame``'s, a scope instance's), inside its
+  /// owner's allocation: an atomic flag, taken with an exchange; a thread that finds it taken
+  /// yields and tries again. It is held for a few set insertions or a mark at most, never while
+  /// user code or a lock-taking call runs (DESIGN.md, "Lock order"), so a first read allocates
+  /// the frame alone, not a frame and a lock beside it.
+  struct SpinLock: ~Copyable {
     private let taken = Atomic<Bool>(false)
     init() {}
     /// Runs `body` with the lock held. `body` must not call user code.

@@ -9,7 +9,7 @@ import TinyDependency
 final class PendingBuild: Sendable {
   typealias Observer = @Sendable (Result<BuiltValue, any Error>) -> Void
 
-  let key: KeyType
+  let key: AsyncKeyType
   let record: BuildFrame
   /// Orders builds by when they were made, so a cycle is reported from the one made first.
   let serial = PendingBuild.serials.next()
@@ -45,7 +45,7 @@ final class PendingBuild: Sendable {
   /// The builds from the one that started the chain down to `self` that build `key` for
   /// `context`, outermost first, if one of them (`self` included) does: a new build of `key`
   /// awaited here would do what that one does, in a loop.
-  func chainReentering(_ key: KeyType, context: DependencyContext) -> [PendingBuild]? {
+  func chainReentering(_ key: AsyncKeyType, context: DependencyContext) -> [PendingBuild]? {
     var chain: [PendingBuild] = []
     var node: PendingBuild? = self
     while let build = node {
@@ -71,7 +71,7 @@ final class PendingBuild: Sendable {
   let timeout: Double
 
   init(
-    key: KeyType,
+    key: AsyncKeyType,
     record: BuildFrame,
     startedBy: PendingBuild? = nil,
     timeout: Double = DependencyValues.defaultPreparationTimeout

@@ -14,6 +14,7 @@ let package = Package(
       name: "App",
       dependencies: [
         .product(name: "TinyDependency", package: rootFolder),
+        .product(name: "TinyDependencyFactories", package: rootFolder),
         .product(name: "TinyDependencyLifecycle", package: rootFolder),
       ],
       swiftSettings: [
@@ -24,7 +25,10 @@ let package = Package(
     ),
     .target(
       name: "Mistakes",
-      dependencies: [.product(name: "TinyDependency", package: rootFolder)],
+      dependencies: [
+        .product(name: "TinyDependency", package: rootFolder),
+        .product(name: "TinyDependencyFactories", package: rootFolder),
+      ],
       swiftSettings: [
         .defaultIsolation(MainActor.self),
         .enableUpcomingFeature("NonisolatedNonsendingByDefault"),

@@ -117,7 +117,7 @@ private func isAwaitedByTheOuterBuild() -> Bool {
 /// A build of `key` that is never started: for edges noted by hand.
 private func unstartedBuild(of key: any AsyncDependencyKey.Type) -> PendingBuild {
   PendingBuild(
-    key: KeyType(key),
+    key: AsyncKeyType(key),
     record: BuildFrame(key: key, in: DependencyValues(context: .default))
   )
 }

@@ -25,7 +25,7 @@ struct InternalStressTests {
     // A build that hands its reads to other threads: each records inputs of its own.
     final class Marker: Sendable {}
     let markers = (0..<8).map { _ in (0..<500).map { _ in Marker() } }
-    let frame = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, recorder: nil)
+    let frame = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, observer: nil)
     _ = await onThreads(8) { thread in
       for marker in markers[thread] {
         frame.record(WaitLoopYKey.self, inputs: [ObjectIdentifier(marker)])
@@ -66,11 +66,11 @@ struct InternalStressTests {
     let other = DispatchSemaphore(value: 0)
     let frames = ResultSlots<BuildFrame>(1)
     onNewThread {
-      frames[0] = BuildFrame(keyType: WaitLoopYKey.self, context: .test, parent: nil, recorder: nil)
+      frames[0] = BuildFrame(keyType: WaitLoopYKey.self, context: .test, parent: nil, observer: nil)
       other.signal()
     }
     other.wait()
-    let mine = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, recorder: nil)
+    let mine = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, observer: nil)
     #expect(BlockedThreads.loop(from: [mine], waitingOn: frames[0]!) == nil)
   }
 }
@@ -89,10 +89,10 @@ struct BlockedThreadsScenario {
   func loopKeys() -> [String]? {
     let registered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    let mine = BuildFrame(keyType: WaitLoopYKey.self, context: .test, parent: nil, recorder: nil)
+    let mine = BuildFrame(keyType: WaitLoopYKey.self, context: .test, parent: nil, observer: nil)
     let theirs = ResultSlots<BuildFrame>(1)
     onNewThread {
-      let frame = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, recorder: nil)
+      let frame = BuildFrame(keyType: WaitLoopXKey.self, context: .test, parent: nil, observer: nil)
       theirs[0] = frame
       frame.runAsInnermost(on: ThreadBuilds.current) {
         BlockedThreads.register(frame, waitingOn: mine)

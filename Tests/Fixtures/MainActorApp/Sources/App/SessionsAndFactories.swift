@@ -3,6 +3,7 @@
 // values are made of are `nonisolated`, as the article on main-actor isolation says: a key's
 // values are built wherever it is first read.
 import TinyDependency
+import TinyDependencyFactories
 import TinyDependencyLifecycle
 
 // MARK: - A session

@@ -1,7 +1,7 @@
 // Each mistake the README's "Default main-actor isolation" section lists, spelled as a user
-// would. This target does not compile; the test checks that each error is still the one the
-// documentation quotes.
+// would. This target does not compile; the test checks each error the documentation quotes.
 import TinyDependency
+import TinyDependencyFactories
 
 protocol Logger: Sendable {
   func log(_ message: String)

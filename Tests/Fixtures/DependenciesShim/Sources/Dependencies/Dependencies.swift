@@ -1,0 +1,2 @@
+@_exported import TinyDependencyConcurrency
+@_exported import TinyDependencyFace
