@@ -62,7 +62,7 @@ for target in x86_64-apple-macos10.15 x86_64-apple-ios13.0-simulator; do
   cp -R Tests/SwiftUIStandIn "$sources/SwiftUIStandIn"
   sed -i 's/\.fromOpaque(raw)/.fromOpaque(UnsafeRawPointer(raw))/' \
     "$sources/TinyDependency/Platform/Platform.swift" \
-    "$sources/TinyDependency/Container/BuildFrame+Thread.swift" \
+    "$sources/TinyDependency/Build/BuildFrame+Thread.swift" \
     "$sources/TinyDependencyGraph/TraceThreads.swift"
   sed -i 's/Array(UnsafeBufferPointer(start: \$0, count: length))/_ = $0; return [UInt8]()/' \
     "$sources/TinyDependency/Platform/Platform.swift"
