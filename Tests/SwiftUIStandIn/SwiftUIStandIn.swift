@@ -6,6 +6,12 @@
 //   SwiftUI.framework/Modules/SwiftUI.swiftmodule/arm64e-apple-ios.swiftinterface
 //   SwiftUICore.framework/Modules/SwiftUICore.swiftmodule/arm64e-apple-ios.swiftinterface
 // (SwiftUI re-exports SwiftUICore and DeveloperToolsSupport; one module stands in for the three).
+// Checked against those files' text: their headers (the re-exports, the module flags) and the
+// style of their declarations (`nonisolated` view modifiers, `@MainActor @preconcurrency`
+// protocols and primitive views with `Body = Never`). The declarations below were written from
+// Apple's documentation of each symbol (availability, isolation) and not yet compared line by
+// line with the interfaces, which are too large to search here; do that on a Mac with
+// `grep -n 'protocol PreviewModifier' …/SwiftUI.swiftinterface` and the like.
 // Left out: underscored requirements with default implementations (`_makeView`,
 // `_makeProperty`, `_propertyBehaviors`), `@_typeEraser(AnyView)` on `View`, and
 // `@_originallyDefinedIn`, which change no call site.
