@@ -39,7 +39,7 @@ mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 out=.build/docs
 modules=(TinyDependency TinyDependencyGraph TinyDependencyValidation TinyDependencyTesting
-  TinyDependencyBuiltins TinyDependencyLifecycle)
+  TinyDependencyBuiltins TinyDependencyLifecycle TinyDependencySwiftUI)
 graphs=$scratch/symbol-graphs
 work=$out/work
 
@@ -75,7 +75,8 @@ step "symbol graphs"
 # directory, or the old Module@Other.symbols.json file stays.)
 build_symbol_graphs() {
   mkdir -p "$graphs"
-  for target in TinyDependencyTesting TinyDependencyBuiltins TinyDependencyLifecycle; do
+  for target in TinyDependencyTesting TinyDependencyBuiltins TinyDependencyLifecycle \
+    TinyDependencySwiftUI; do
     swift build --scratch-path "$scratch" --target "$target" \
       -Xswiftc -emit-symbol-graph \
       -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
@@ -90,7 +91,8 @@ if [ ! -f "$graphs/TinyDependency.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyValidation.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyTesting.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyBuiltins.symbols.json" ] ||
-  [ ! -f "$graphs/TinyDependencyLifecycle.symbols.json" ]; then
+  [ ! -f "$graphs/TinyDependencyLifecycle.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencySwiftUI.symbols.json" ]; then
   echo "build-docs: symbol graphs missing; rebuilding $scratch"
   rm -rf "$scratch"
   build_symbol_graphs
@@ -183,6 +185,14 @@ convert TinyDependencyLifecycle "$out/TinyDependencyLifecycle.doccarchive" \
   --diagnostics-output-path "$work/TinyDependencyLifecycle-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
+# The SwiftUI product links to the core; nothing links to it. On Linux its extensions are of the
+# stand-in module's types (TinyDependencySwiftUI@SwiftUIStandIn), which docc documents the same.
+step "docc: TinyDependencySwiftUI"
+convert TinyDependencySwiftUI "$out/TinyDependencySwiftUI.doccarchive" \
+  --dependency "$out/TinyDependency.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencySwiftUI-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
 step "abstracts and diagnostics"
 cat >"$work/CheckDocs.swift" <<'SWIFT'
 // For each module: lists the public symbols without an abstract (docc's
@@ -260,6 +270,7 @@ step "one site for every module"
   "$out/TinyDependencyValidation.doccarchive" \
   "$out/TinyDependencyTesting.doccarchive" \
   "$out/TinyDependencyBuiltins.doccarchive" "$out/TinyDependencyLifecycle.doccarchive" \
+  "$out/TinyDependencySwiftUI.doccarchive" \
   --output-path "$out/site" \
   --synthesized-landing-page-name TinyDependency
 rm -rf "$work"
