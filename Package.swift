@@ -48,9 +48,10 @@ let package = Package(
       name: "TinyDependencyGraph",
       dependencies: ["TinyDependency", "TinyDependencyCollections"]
     ),
+    // The checks know collections too: an empty one, a duplicate map key, a member not added.
     .target(
       name: "TinyDependencyValidation",
-      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+      dependencies: ["TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph"]
     ),
     .target(
       name: "TinyDependencyTesting",

@@ -9,7 +9,8 @@ enum Members {
     let values = DependencyValues.current
     let list = values[CollectionMembers<Collection>.self]
     if list.members.isEmpty && !Collection.allowsEmpty {
-      stopOrRecord(emptyMessage(Collection.self, context: values.context))
+      // A trace (the graph's, the checks') goes on: the checks report it as a finding.
+      if !values.isTraced { stopOrRecord(emptyMessage(Collection.self, context: values.context)) }
       return []
     }
     var elements: [Collection.Element] = []
@@ -24,14 +25,16 @@ enum Members {
     let values = DependencyValues.current
     let list = values[MapMembers<Map>.self]
     if list.members.isEmpty && !Map.allowsEmpty {
-      stopOrRecord(emptyMessage(Map.self, context: values.context))
+      if !values.isTraced { stopOrRecord(emptyMessage(Map.self, context: values.context)) }
       return [:]
     }
     var first: [Map.MapKey: String] = [:]
     var kept: [MemberList<Map.MapKey, Map.Element>.Member] = []
     for member in list.members {
       if let earlier = first[member.tag] {
-        stopOrRecord(duplicateMessage(Map.self, mapKey: member.tag, earlier, member.name))
+        if !values.isTraced {
+          stopOrRecord(duplicateMessage(Map.self, mapKey: member.tag, earlier, member.name))
+        }
         continue
       }
       first[member.tag] = member.name
@@ -78,6 +81,9 @@ func stopOrRecord(_ message: String) {
 }
 
 extension DependencyValues {
+  /// Whether a trace (a graph's, a check's) reads this container: it reports what it finds.
+  var isTraced: Bool { observer?.tracesStops ?? false }
+
   /// The value of a layer's marker key here, set or shared from around, without building it.
   func markerValue<Marker: DependencyKey>(_ marker: Marker.Type) -> Marker.Value {
     let found = overriddenValue(of: marker) ?? existingValue(of: marker)

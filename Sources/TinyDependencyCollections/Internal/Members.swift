@@ -17,18 +17,17 @@ struct MemberList<Tag: Sendable, Element: Sendable>: Sendable {
   var members: [Member] = []
 }
 
-/// What the members of a collection or a map have in common, whatever their types: for the
-/// graph and the validator.
-package protocol AnyMemberList: Sendable {
-  /// The members' keys, in the order they were contributed.
-  var memberKeys: [any DependencyKey.Type] { get }
-  /// The module that contributed each member, if any, in the same order.
-  var memberModules: [String?] { get }
-}
-
-extension MemberList: AnyMemberList {
-  package var memberKeys: [any DependencyKey.Type] { members.map(\.key) }
-  package var memberModules: [String?] { members.map(\.module) }
+extension MemberList {
+  /// The members as the graph and the checks see them, whatever their types.
+  var contributions: [Contribution] {
+    members.map { member in
+      Contribution(
+        key: member.key,
+        module: member.module,
+        mapKey: (member.tag as? any Hashable).map { AnyHashable($0) }
+      )
+    }
+  }
 }
 
 /// The internal marker key that holds a collection's members, set on a container as an input
@@ -48,8 +47,12 @@ enum MapMembers<Map: DependencyMapKey>: DependencyKey, MembersMarker {
   static var owner: any DependencyKey.Type { Map.self }
 }
 
+/// A key of this product's own that holds what a container was given (members, modules): the
+/// graph leaves it out.
+package protocol InternalMarker {}
+
 /// A marker key of a collection or a map: the graph leaves it out and names its owner instead.
-package protocol MembersMarker {
+package protocol MembersMarker: InternalMarker {
   /// The collection or map whose members the marker holds.
   static var owner: any DependencyKey.Type { get }
 }
@@ -68,7 +71,7 @@ struct ModuleList: Sendable {
 }
 
 /// The internal marker key that holds the modules registered on a container.
-enum RegisteredModules: DependencyKey {
+enum RegisteredModules: DependencyKey, InternalMarker {
   static var defaultValue: ModuleList { ModuleList() }
   static var testValue: ModuleList { ModuleList() }
   static var previewValue: ModuleList { ModuleList() }
