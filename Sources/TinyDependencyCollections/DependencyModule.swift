@@ -28,15 +28,25 @@ extension DependencyValues {
   /// Runs `module`'s registrations on this container, once: a module registered before, here
   /// or in a container this one derives from, is not run again.
   ///
+  /// The members a module contributes are added when the outermost `register(_:)` returns,
+  /// all at once: a module reads no collection it contributes to while it registers.
+  ///
   /// - Parameter module: The module to register.
   public mutating func register<Module: DependencyModule>(_ module: Module.Type) {
-    let id = ObjectIdentifier(module)
+    // Inside another module's registration: its record of modules and members is this one's.
+    if let registration = Registration.current.get() {
+      guard registration.modules.insert(module) else { return }
+      let outer = registration.module
+      registration.module = module
+      Module.register(&self)
+      registration.module = outer
+      return
+    }
     var modules = markerValue(RegisteredModules.self)
-    guard !modules.contains(id) else { return }
-    let name = _typeName(module, qualified: false)
-    modules.append(id, name: name)
-    setInternalMarker(RegisteredModules.self, modules)
-    Registration.module.withValue(name) { Module.register(&self) }
+    guard modules.insert(module) else { return }
+    let registration = Registration(module: module, modules: modules)
+    Registration.current.withValue(registration) { Module.register(&self) }
+    registration.finish(into: &self)
   }
 
   /// The names of the modules registered on this container, in the order they were registered:
