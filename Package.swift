@@ -94,15 +94,23 @@ let package = Package(
     // The example app: its code in a library, its entry point and its graph check beside it.
     .target(
       name: "TinyDependencyExample",
-      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph",
+        "TinyDependencyLifecycle",
+      ]
     ),
     .executableTarget(
       name: "TinyDependencyExampleMain",
-      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyExample",
+        "TinyDependencyValidation",
+      ]
     ),
     .executableTarget(
       name: "TinyDependencyExampleGraph",
-      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"],
+      dependencies: [
+        "TinyDependencyCollections", "TinyDependencyExample", "TinyDependencyValidation",
+      ],
       // The committed graph that CI checks with `--check`.
       exclude: ["dependency-graph.json"]
     ),

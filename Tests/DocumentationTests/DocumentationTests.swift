@@ -91,6 +91,12 @@ struct DocumentationTests {
     "GuideExamples+Builtins.swift",
     "GuideExamples+Factories.swift",
     "GuideExamples+Sessions.swift",
+    // Section 17 shows the example app's own code, compiled as its target.
+    "../../Sources/TinyDependencyExample/Exporters.swift",
+    "../../Sources/TinyDependencyExample/MarkdownExport.swift",
+    "../../Sources/TinyDependencyExample/ExampleApp.swift",
+    "../../Sources/TinyDependencyExampleMain/main.swift",
+    "GuideExamples+Plugins.swift",
   ]
 
   @Test(arguments: [
