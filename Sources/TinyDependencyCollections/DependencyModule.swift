@@ -19,7 +19,11 @@ public import TinyDependency
 /// A server registers its modules on each root it makes; a test registers what it needs with
 /// a trait (`@Test(.dependencies { $0.register(SearchModule.self) })`), since a test's root
 /// never sees the app's entry point.
-public protocol DependencyModule {
+///
+/// As a key's, a module's metatype is `Sendable` (Swift 6.2 and later): a module declared in a
+/// target whose default isolation is the main actor conforms without an isolation, and is
+/// registered from any thread, a server's root or a test's trait included.
+public protocol DependencyModule: _DependencyKeyMetatype {
   /// Contributes this module's members, sets its inputs and registers the modules it needs.
   static func register(_ values: inout DependencyValues)
 }
