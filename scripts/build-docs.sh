@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the documentation of TinyDependency, TinyDependencyGraph, TinyDependencyValidation,
-# TinyDependencyTesting, TinyDependencyBuiltins, TinyDependencyLifecycle,
+# TinyDependencyTesting, TinyDependencyBuiltins, TinyDependencyLifecycle, TinyDependencySwiftUI,
 # TinyDependencyCollections and TinyDependencyFactories as a
 # static website with only the toolchain (swift and docc, no plugin), and fails when a public
 # symbol of any of them has no abstract or when docc warns, which includes every broken link and unresolved symbol
@@ -42,7 +42,8 @@ mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 out=.build/docs
 modules=(TinyDependency TinyDependencyGraph TinyDependencyValidation TinyDependencyTesting
-  TinyDependencyBuiltins TinyDependencyLifecycle TinyDependencyCollections TinyDependencyFactories)
+  TinyDependencyBuiltins TinyDependencyLifecycle TinyDependencySwiftUI TinyDependencyCollections
+  TinyDependencyFactories)
 graphs=$scratch/symbol-graphs
 work=$out/work
 
@@ -79,7 +80,7 @@ step "symbol graphs"
 build_symbol_graphs() {
   mkdir -p "$graphs"
   for target in TinyDependencyTesting TinyDependencyBuiltins TinyDependencyLifecycle \
-    TinyDependencyCollections TinyDependencyFactories; do
+    TinyDependencySwiftUI TinyDependencyCollections TinyDependencyFactories; do
     swift build --scratch-path "$scratch" --target "$target" \
       -Xswiftc -emit-symbol-graph \
       -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
@@ -95,6 +96,7 @@ if [ ! -f "$graphs/TinyDependency.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyTesting.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyBuiltins.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyLifecycle.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencySwiftUI.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyCollections.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyFactories.symbols.json" ]; then
   echo "build-docs: symbol graphs missing; rebuilding $scratch"
@@ -189,6 +191,14 @@ convert TinyDependencyLifecycle "$out/TinyDependencyLifecycle.doccarchive" \
   --diagnostics-output-path "$work/TinyDependencyLifecycle-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
+# The SwiftUI product links to the core; nothing links to it. On Linux its extensions are of the
+# stand-in module's types (TinyDependencySwiftUI@SwiftUIStandIn), which docc documents the same.
+step "docc: TinyDependencySwiftUI"
+convert TinyDependencySwiftUI "$out/TinyDependencySwiftUI.doccarchive" \
+  --dependency "$out/TinyDependency.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencySwiftUI-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
 # Collections and factories link to the core, as the lifecycle does; nothing links to them.
 step "docc: TinyDependencyCollections"
 convert TinyDependencyCollections "$out/TinyDependencyCollections.doccarchive" \
@@ -279,6 +289,7 @@ step "one site for every module"
   "$out/TinyDependencyValidation.doccarchive" \
   "$out/TinyDependencyTesting.doccarchive" \
   "$out/TinyDependencyBuiltins.doccarchive" "$out/TinyDependencyLifecycle.doccarchive" \
+  "$out/TinyDependencySwiftUI.doccarchive" \
   "$out/TinyDependencyCollections.doccarchive" "$out/TinyDependencyFactories.doccarchive" \
   --output-path "$out/site" \
   --synthesized-landing-page-name TinyDependency

@@ -22,7 +22,7 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
   /// fallback.
   let origin: (KeyType?, Bool)
   /// The product a root container handed out last: what a repeated call finds with no table.
-  @usableFromInline let lastHit = FactoryLastHit()
+  @usableFromInline let lastHit = LastHitMemo()
 
   @usableFromInline
   init(make: @escaping @Sendable (Arguments) -> Value) {
@@ -35,7 +35,7 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
   /// A product for `arguments`, made once per container.
   @inlinable
   func product(for arguments: Arguments) -> Value {
-    if let hit = lastHit.hit(in: DependencyValues.current.containerNumber) {
+    if let hit = lastHit.hitInCurrentContainer() {
       let hit = unsafeDowncast(hit, to: FactoryHit<Arguments, Value>.self)
       if hit.arguments == arguments { return hit.value }
     }
@@ -49,11 +49,10 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
     let values = DependencyValues.current
     // A root's table is the only one its calls ask (nothing above it is reused), and a table
     // never drops a product: what a root's call found there, a later call finds again.
-    let remember: (Value) -> Value = { value in
-      if values.asksNoAttachmentAbove {
-        self.lastHit.remember(FactoryHit(arguments, value), in: values.containerNumber)
-      }
-      return value
+    // The hit is the root's own table's, which keeps it as long as the root lives.
+    let remember: (FactoryHit<Arguments, Value>) -> Value = { hit in
+      if values.asksNoAttachmentAbove { self.lastHit.remember(hit, in: values.containerNumber) }
+      return hit.value
     }
     let found = values.firstInAttachments(FactoryTables.self) { tables, changed in
       tables.existing(self)?.usable(arguments, unlessChanged: changed)
@@ -65,12 +64,13 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
       switch table.claim(arguments, for: frame) {
       case .built(let value): return remember(value)
       case .building(let builder):
-        builder.stopIfRunningOnThisThread()
-        table.wait(for: arguments, builtBy: builder)
+        // The core's wait: a cycle stops with its path, a long hand-off warns.
+        builder.waitForProduct(of: key, in: values) { timeout in
+          table.wait(for: arguments, builtBy: builder, timeout: timeout)
+        }
       case .claimed:
         let (value, trace) = frame.run(in: values) { make(arguments) }
-        table.store(value, inputs: trace.inputs, for: arguments)
-        return remember(value)
+        return remember(table.store(value, inputs: trace.inputs, for: arguments))
       }
     }
   }
@@ -83,28 +83,6 @@ final class FactoryHit<Arguments: Sendable, Value: Sendable>: Sendable {
   @usableFromInline let value: Value
 
   init(_ arguments: Arguments, _ value: Value) { (self.arguments, self.value) = (arguments, value) }
-}
-
-/// The product a cached factory handed out last in a root container, with the container's
-/// serial: a call in the same root with an equal argument takes it with one lock and no
-/// hashing. It keeps that one product alive until the next root call replaces it, or the
-/// factory goes: the root's table keeps it as long anyway, unless the factory outlives its root.
-@usableFromInline
-final class FactoryLastHit: Sendable {
-  private let slot = Locked<(number: UInt64, hit: AnyObject)?>(nil)
-
-  @usableFromInline init() {}
-
-  /// The last hit, if it was made in the container numbered `number`.
-  @usableFromInline
-  func hit(in number: UInt64) -> AnyObject? {
-    slot.withLock { slot in slot.flatMap { $0.number == number ? $0.hit : nil } }
-  }
-
-  /// Keeps `hit` as made in the container numbered `number`.
-  func remember(_ hit: AnyObject, in number: UInt64) {
-    slot.withLock { $0 = (number, hit) }
-  }
 }
 
 /// The tables of the cached factories called in one container, by factory.
@@ -136,11 +114,12 @@ private final class FactoryTables: Sendable {
 private final class FactoryTable<Arguments: Hashable & Sendable, Value: Sendable>: Sendable {
   enum Slot {
     case building(BuildFrame)
-    case built(Value, inputs: Set<ObjectIdentifier>)
+    /// The product, kept as the hit a cache's last-hit memo may refer to.
+    case built(FactoryHit<Arguments, Value>, inputs: Set<ObjectIdentifier>)
   }
 
   enum Claim {
-    case built(Value)
+    case built(FactoryHit<Arguments, Value>)
     case building(BuildFrame)
     case claimed
   }
@@ -155,18 +134,18 @@ private final class FactoryTable<Arguments: Hashable & Sendable, Value: Sendable
   func usable(
     _ arguments: Arguments,
     unlessChanged changed: (Set<ObjectIdentifier>) -> Bool
-  ) -> Value? {
-    guard case .built(let value, let inputs)? = slots.withLock({ $0[arguments] }) else {
+  ) -> FactoryHit<Arguments, Value>? {
+    guard case .built(let hit, let inputs)? = slots.withLock({ $0[arguments] }) else {
       return nil
     }
-    return changed(inputs) ? nil : value
+    return changed(inputs) ? nil : hit
   }
 
   /// The product for `arguments`, its build in progress, or a claim to build it by `frame`.
   func claim(_ arguments: Arguments, for frame: BuildFrame) -> Claim {
     slots.withLock { slots in
       switch slots[arguments] {
-      case .built(let value, _)?: return .built(value)
+      case .built(let hit, _)?: return .built(hit)
       case .building(let builder)?: return .building(builder)
       case nil:
         slots[arguments] = .building(frame)
@@ -175,20 +154,28 @@ private final class FactoryTable<Arguments: Hashable & Sendable, Value: Sendable
     }
   }
 
-  /// Waits until `builder` no longer builds the product for `arguments`.
-  func wait(for arguments: Arguments, builtBy builder: BuildFrame) {
-    while !slots.wait(
+  /// Waits at most `timeout` seconds until `builder` no longer builds the product for
+  /// `arguments`; returns whether it finished.
+  func wait(for arguments: Arguments, builtBy builder: BuildFrame, timeout: Double) -> Bool {
+    slots.wait(
       while: { slots in
         if case .building(let current)? = slots[arguments] { return current === builder }
         return false
       },
-      timeout: 0.25
-    ) {}
+      timeout: timeout
+    )
   }
 
-  /// Keeps `value` as the product for `arguments` and wakes the calls that wait for it.
-  func store(_ value: Value, inputs: Set<ObjectIdentifier>, for arguments: Arguments) {
-    slots.withLock { $0[arguments] = .built(value, inputs: inputs) }
+  /// Keeps `value` as the product for `arguments`, wakes the calls that wait for it, and
+  /// returns it as kept.
+  func store(
+    _ value: Value,
+    inputs: Set<ObjectIdentifier>,
+    for arguments: Arguments
+  ) -> FactoryHit<Arguments, Value> {
+    let hit = FactoryHit(arguments, value)
+    slots.withLock { $0[arguments] = .built(hit, inputs: inputs) }
     slots.broadcast()
+    return hit
   }
 }

@@ -43,6 +43,10 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     /// TinyDependencyLifecycle), as a trace found when it read the key.
     package var isAsyncKey: Bool { PreparedOnlyKeys.contains(key.id) }
 
+    /// Whether the key is a factory's whose product a trace made: what the product read is
+    /// the key's edges, though the product belongs to whoever called the factory.
+    package var isFactoryKey: Bool { !FactoryReads.reads(of: key).isEmpty }
+
     /// Whether the key is a main-actor key (stored under its wrapper).
     package var isMainActorKey: Bool {
       (key.type as? any WrapperKey.Type)?.wrappedKey is any MainActorDependencyKey.Type

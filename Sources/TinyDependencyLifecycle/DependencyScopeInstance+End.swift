@@ -1,3 +1,4 @@
+import Dispatch
 public import TinyDependency
 
 extension DependencyScopeInstance {
@@ -62,8 +63,9 @@ public func withDependencyScope<S: DependencyScope, R>(
 }
 
 /// The first `end()` of an instance, which later ones await: its task, or, for an instance
-/// with nothing to shut down, its report.
-final class ScopeEnding: Sendable {
+/// with nothing to shut down, its report. A value built for the instance after it ended is
+/// shut down here as it arrives, unless the end took it on.
+final class ScopeEnding: InstanceEnding {
   let task: Task<ShutdownReport, any Error>?
   let report: ShutdownReport?
 
@@ -76,6 +78,20 @@ final class ScopeEnding: Sendable {
     task: nil,
     report: ShutdownReport(order: [], failures: [], retired: [])
   )
+
+  /// Shuts `value` down, once, and returns when it is down (its read stops next, which ends a
+  /// process in most cases: waiting here lets the shutdown run first). The wait is bounded.
+  func arrivedAfterEnd(_ value: BuiltValue, owner: DependencyValues) {
+    guard let target = value.anyValue as? any DependencyShutdown,
+      !Lifecycle.of(owner).claim([value]).isEmpty
+    else { return }
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      try? await target.shutdown()
+      done.signal()
+    }
+    _ = done.wait(timeout: .now() + .seconds(10))
+  }
 }
 
 extension DependencyValues {
@@ -99,37 +115,69 @@ extension DependencyValues {
   /// still makes its outcome.
   func beginEndingInstance(inProgress: inout Bool) -> ScopeEnding? {
     let values = self
-    return endScopeInstance(inProgress: &inProgress) { children in
+    return endScopeInstance(inProgress: &inProgress) { children, below in
       // Nothing prepared, nothing to shut down, nothing inside: retire its values and be done.
       let own = values.ownBuiltValues
-      if children.isEmpty, Lifecycle.existing(values) == nil,
-        !own.contains(where: { $0.anyValue is any DependencyShutdown })
+      // No concatenation, no flattening: each costs generic metadata lookups on every end.
+      func needsShutdown(_ built: [BuiltValue]) -> Bool {
+        built.contains { $0.anyValue is any DependencyShutdown }
+      }
+      if children.isEmpty, Lifecycle.existing(values) == nil, !needsShutdown(own),
+        !below.contains(where: needsShutdown)
       {
         if !own.isEmpty { values.retire(Set(own.map(\.key.id))) }
+        for group in below { for value in group { value.endLifetime() } }
         return ScopeEnding.nothingToShutDown
       }
-      return ScopeEnding(task: Task { try await values.end(children) })
+      return ScopeEnding(task: Task { try await values.end(children, below: below) })
     }
   }
 
-  /// Ends `children`, then shuts down this instance's own values and retires every one of them.
-  private func end(_ children: [DependencyValues]) async throws -> ShutdownReport {
+  /// Ends `children`, then shuts down the values of this instance's scope built below it
+  /// (`below`, a container's values each, deepest first), then its own values, and retires
+  /// every one of them.
+  private func end(
+    _ children: [DependencyValues],
+    below: [[BuiltValue]]
+  ) async throws -> ShutdownReport {
     var (order, failures) = ([String](), [ShutdownReport.Failure]())
-    var retired: Set<ObjectIdentifier> = []
-    for values in children + [self] {
+    var (retired, abandoned) = (Set<ObjectIdentifier>(), [String]())
+    for values in children {
       let report: ShutdownReport
-      let isSame = values.isSameContainer(as: self)
       do {
-        report = try await isSame ? shutdown() : values.endInstance()
+        report = try await values.endInstance()
       } catch let error as ShutdownError {
         report = error.report
       }
-      order += report.order
-      failures += report.failures
-      if isSame { retired = report.retired }
+      (order, failures, abandoned) = (
+        order + report.order, failures + report.failures,
+        abandoned + report.abandoned
+      )
+    }
+    // A value built below read this instance's own values, never the other way around; one
+    // shut down with its container's own shutdown already is not shut down again.
+    let lifecycle = Lifecycle.of(self)
+    for values in below {
+      let report = await Shutdown.run(lifecycle.claim(values.filter { !$0.hasEnded }))
+      (order, failures) = (order + report.order, failures + report.failures)
+      for value in values { value.endLifetime() }
+    }
+    do {
+      let report: ShutdownReport
+      do {
+        report = try await shutdown()
+      } catch let error as ShutdownError {
+        report = error.report
+      }
+      (order, failures, abandoned) = (
+        order + report.order, failures + report.failures,
+        abandoned + report.abandoned
+      )
+      retired = report.retired
     }
     retire(Set(ownBuiltValues.map(\.key.id)))
-    let report = ShutdownReport(order: order, failures: failures, retired: retired)
+    var report = ShutdownReport(order: order, failures: failures, retired: retired)
+    report.abandoned = abandoned
     if !failures.isEmpty { throw ShutdownError(report: report) }
     return report
   }

@@ -107,6 +107,8 @@ extension DependencyValues {
       // down here rather than leaked, before the build settles (a container's shutdown waits
       // for that, so this value goes before the values it read).
       if let disposable = value as? any DependencyShutdown {
+        // One the shutdown still waits for (not given up) goes in its report.
+        if !open && !pending.isAbandoned { lifecycle.noteShutDownOnArrival(pending.key.name) }
         try? await disposable.shutdown()
       }
       lifecycle.remove(pending)

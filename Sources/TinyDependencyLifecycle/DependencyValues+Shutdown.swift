@@ -41,7 +41,8 @@ extension DependencyValues {
   @discardableResult
   public func shutdown(gracePeriod: Double? = nil) async throws -> ShutdownReport {
     let values = self
-    let task = Lifecycle.of(self).shutdownTask { builds in
+    let lifecycle = Lifecycle.of(self)
+    let task = lifecycle.shutdownTask { builds in
       Task {
         for build in builds { build.cancel() }
         // A builder that ignores its cancellation is given up when the grace period ends; the
@@ -56,12 +57,15 @@ extension DependencyValues {
         ) {
           for build in builds { _ = try? await build.value() }
         }
-        let built = values.ownBuiltValues
-        // One given up as it stored its value is shut down below, not abandoned.
+        let built = lifecycle.claim(values.ownBuiltValues)
+        // One given up as it stored its value is shut down below, not abandoned; so is one
+        // whose build shut it down as it arrived, in the grace period, before these.
         let stored = Set(built.map(\.key.id))
+        let onArrival = lifecycle.shutDownOnArrival
         var report = await Shutdown.run(built)
+        report.order = onArrival + report.order
         report.abandoned = abandoned.withLock { $0 }.map(\.key).filter { !stored.contains($0.id) }
-          .map(\.name).sorted()
+          .map(\.name).filter { !onArrival.contains($0) }.sorted()
         values.retire(report.retired)
         if !report.failures.isEmpty { throw ShutdownError(report: report) }
         return report
@@ -85,7 +89,7 @@ public struct ShutdownReport: Sendable, CustomStringConvertible {
   }
 
   /// The names of the keys whose values were shut down, in the order their shutdowns started.
-  public let order: [String]
+  public internal(set) var order: [String]
   /// The values whose shutdown threw, in the order they finished.
   public let failures: [Failure]
   /// The keys whose builds were still running when the grace period ended, by name: each value

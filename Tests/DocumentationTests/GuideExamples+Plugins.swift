@@ -1,4 +1,4 @@
-// The compiled copy of the test in section 17 of Examples.md (the section's other blocks are the
+// The compiled copy of the test in section 18 of Examples.md (the section's other blocks are the
 // example app's own code); DocumentationTests checks that the two match.
 
 import Testing

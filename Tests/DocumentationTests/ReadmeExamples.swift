@@ -6,6 +6,7 @@ import Foundation
 import Testing
 import TinyDependency
 import TinyDependencyBuiltins
+import TinyDependencyFactories
 import TinyDependencyGraph
 import TinyDependencyLifecycle
 import TinyDependencyTesting
@@ -86,6 +87,38 @@ func checkoutLogsTheCharge() {
     Checkout().pay(cents: 100)
   }
   #expect(logger.messages == ["charged 100 cents"])
+}
+
+// MARK: - Named scopes and factories
+
+enum UserSession: DependencyScope {}
+
+private enum OwnerKey: DependencyKey { static let defaultValue = "guest" }
+
+private enum BasketKey: DependencyKey {
+  static var defaultValue: String { "basket of " + DependencyValues.current[OwnerKey.self] }
+  static var lifetime: DependencyLifetime { .scoped(UserSession.self) }  // one per session
+}
+
+private enum OrderLabelKey: DependencyKey {
+  static var defaultValue: DependencyFactory<Int, String> { .cached { "order \($0)" } }
+}
+
+func signIn() async throws -> (basket: String, label: String) {
+  let session = DependencyValues.current.beginScope(UserSession.self) { $0[OwnerKey.self] = "ada" }
+  let basket = session.run { DependencyValues.current[BasketKey.self] }
+  let label = session.values[OrderLabelKey.self](7)  // made once per argument per container
+  try await session.end()  // TinyDependencyLifecycle: shuts the session's values down
+  return (basket, label)
+}
+
+@Test func aSessionHasItsOwnBasketAndTheFactoryItsLabel() async throws {
+  // The live values, with no test value to report missing: the README's keys have none.
+  let (basket, label) = try await withDependencies(DependencyValues(context: .default)) {
+    try await signIn()
+  }
+  #expect(basket == "basket of ada")
+  #expect(label == "order 7")
 }
 
 // MARK: - Capture

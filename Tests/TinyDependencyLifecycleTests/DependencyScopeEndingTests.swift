@@ -64,6 +64,48 @@ struct DependencyScopeEndingTests {
     #expect(pool.shutdownCount == 1)
   }
 
+  /// Issue 45, item 1: a scope inside `run` that sets an input builds its own scoped value,
+  /// which the instance owns all the same.
+  @Test func aValueBuiltBelowTheInstanceForAnInputSetThereIsShutDownWithIt() async throws {
+    let (app, log) = asyncContainer()
+    let session = app.beginScope(UserSession.self) { $0[FlowLabelKey.self] = "ada" }
+    let (ada, bob) = session.run {
+      let ada = DependencyValues.current[LabeledCartKey.self]
+      let bob = withDependencies {
+        $0[FlowLabelKey.self] = "bob"
+      } operation: {
+        DependencyValues.current[LabeledCartKey.self]
+      }
+      return (ada, bob)
+    }
+    #expect(ada !== bob)
+    #expect(bob.description == "Cart bob")
+    let report = try await session.end()
+    #expect(ada.shutdownCount == 1)
+    #expect(bob.shutdownCount == 1)
+    #expect(report.order.filter { $0 == "LabeledCartKey" }.count == 2)
+    // In graph order: each cart before the client it read.
+    let client = try #require(log.index(of: "shutdown Client"))
+    #expect(try #require(log.index(of: "shutdown done Cart bob")) < client)
+    #expect(try #require(log.index(of: "shutdown done Cart ada")) < client)
+  }
+
+  /// Issue 45, item 3: the end's report names the builds the instance's shutdown abandoned.
+  @Test func theEndsReportNamesTheBuildsItAbandoned() async throws {
+    let (app, log) = asyncContainer()
+    let session = app.beginScope(UserSession.self)
+    _ = try? await session.values.prepare([IgnoresCancellationKey.self], timeout: 0.2)
+    let report = try await session.end()
+    #expect(report.abandoned == ["IgnoresCancellationKey"])
+    app.asyncSettings.gate.open()
+    var polls = 0
+    while log.count("shutdown done Late") == 0 && polls < 6_000 {
+      polls += 1
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    #expect(log.count("shutdown done Late") == 1)
+  }
+
   // MARK: - Hierarchy
 
   @Test func endingAParentEndsItsOpenChildrenLatestFirst() async throws {
@@ -111,26 +153,6 @@ struct DependencyScopeEndingTests {
       return cart
     }
     #expect(cart.shutdownCount == 1)
-  }
-
-  @Test func endDuringAReadLetsTheReadFinish() async throws {
-    let (app, log) = asyncContainer()
-    let session = app.beginScope(UserSession.self)
-    // The build blocks its thread until told to go on: a Dispatch thread, not the pool's.
-    let reader = Task {
-      await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-          continuation.resume(returning: session.values[GatedSessionKey.self])
-        }
-      }
-    }
-    while !log.all.contains("gated build started") { await Task.yield() }
-    let ending = Task { try await session.end() }
-    try await Task.sleep(nanoseconds: 20_000_000)
-    log.append("go on")
-    let value = await reader.value
-    _ = try await ending.value
-    #expect(value.description == "Gated")
   }
 
   /// Parallel test cases, each with a session of its own, never see each other's values.
@@ -223,6 +245,52 @@ struct DependencyScopeEndingTests {
       }
       let message = String(decoding: result.standardErrorContent, as: UTF8.self)
       #expect(message.contains("SessionCartKey (scoped to UserSession) was read after"))
+    }
+
+    /// Issue 45, item 2: a synchronous build that finishes after the end is shut down once as
+    /// it arrives, and its reader stops as a read after the end does.
+    @Test(.oneExitTestAtATime) func aBuildFinishingAfterTheEndIsShutDownAndItsReaderStops()
+      async throws
+    {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        let (app, log) = asyncContainer(buildMilliseconds: 800)
+        let session = app.beginScope(UserSession.self)
+        let reader = Task {
+          await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+              continuation.resume(returning: session.values[SlowSessionKey.self])
+            }
+          }
+        }
+        while !log.all.contains("slow build started") { await Task.yield() }
+        try await Task.sleep(nanoseconds: 150_000_000)
+        try await session.end()
+        _ = await reader.value
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.split(separator: "\n").filter { $0 == "shut down: Slow" }.count == 1)
+      #expect(message.contains("SlowSessionKey (scoped to UserSession) was read after"))
+    }
+
+    /// Issue 45, item 6: the stop says that a child scope was begun on an ended instance.
+    @Test(.oneExitTestAtATime) func beginningAChildOnAnEndedInstanceSaysSo() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        let (app, _) = asyncContainer()
+        let session = app.beginScope(UserSession.self)
+        try await session.end()
+        _ = session.values.beginScope(Flow.self)
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("Flow was begun in a UserSession instance that already ended"))
+      #expect(message.contains("`beginScope(Flow.self)`"))
+      #expect(message.contains("Fix: begin Flow before"))
+      #expect(!message.contains("run after"))
     }
 
     @Test(.oneExitTestAtATime) func runAfterTheEndStops() async throws {

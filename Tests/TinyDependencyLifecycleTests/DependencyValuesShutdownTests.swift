@@ -189,6 +189,21 @@ struct DependencyValuesShutdownTests {
     _ = try? await preparing.value
   }
 
+  /// Issue 45, item 4: a value shut down as it arrives within the grace period is in the report.
+  @Test func aValueShutDownWithinTheGracePeriodIsInTheReport() async throws {
+    let (values, log) = asyncContainer()
+    let preparing = Task { try await values.prepare([IgnoresCancellationKey.self]) }
+    while log.count("start Late") == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+    let shuttingDown = Task { try await values.shutdown(gracePeriod: 3) }
+    try await Task.sleep(nanoseconds: 400_000_000)
+    values.asyncSettings.gate.open()
+    let report = try await shuttingDown.value
+    #expect(log.count("shutdown done Late") == 1)
+    #expect(report.order == ["IgnoresCancellationKey"])
+    #expect(report.abandoned.isEmpty)
+    _ = try? await preparing.value
+  }
+
   /// Waits up to 60 s for the late value's shutdown, then checks that it ran once.
   private func expectLateValueShutDownOnce(_ log: EventLog) async throws {
     var polls = 0

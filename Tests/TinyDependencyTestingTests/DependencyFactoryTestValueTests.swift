@@ -117,6 +117,15 @@ struct DependencyFactoryTestValueTests {
     )
   }
 
+  /// Issue 45, item 8: the sample call runs nested in the factory key's own build; a product
+  /// that reads a key without a test value is no cycle and no self edge.
+  @Test func aSampleTracedProductReadingALiveOnlyKeyIsNoSelfCycle() {
+    let report = DependencyCheck.validate([SampledFactoryKey.self])
+    #expect(!report.findings.contains { $0.kind == .cycle }, "\(report)")
+    #expect(!report.graph.edges.contains { $0.from == $0.to }, "\(report.graph.edges)")
+    #expect(report.findings.contains { $0.kind == .liveValueInTests })
+  }
+
   // MARK: - Parallel tests
 
   @Test(arguments: 0..<16)

@@ -343,6 +343,27 @@ struct DependencyFactoryTests {
     #expect(made == nil)
   }
 
+  /// Issue 45, item 7: a product made for an explicit container goes with it, even when the
+  /// factory, kept by another root, handed it out last.
+  @Test func aProductMadeForADroppedExplicitContainerIsReleasedWithIt() {
+    weak var made: Greeter?
+    var keeper = DependencyValues(context: .default)
+    keeper.buildLog = BuildLog()
+    let factory = keeper.greeterFor
+    do {
+      var explicit = DependencyValues(context: .default)
+      explicit.buildLog = keeper.buildLog
+      explicit.greeterFor = factory
+      let product = withDependencies(explicit) { factory(1) }
+      #expect(withDependencies(explicit) { factory(1) } === product)
+      made = product
+    }
+    #expect(made == nil)
+    // The factory still serves its own root.
+    let own = withDependencies(keeper) { factory(1) }
+    #expect(withDependencies(keeper) { factory(1) } === own)
+  }
+
   @Test func concurrentCallsWithManyArgumentsInARootEachGetTheArgumentsProduct() {
     var values = DependencyValues(context: .default)
     values.buildLog = BuildLog()

@@ -1,3 +1,4 @@
+import Foundation
 import TestSubprocess
 import Testing
 
@@ -31,6 +32,29 @@ struct DependencyNestingTests {
     #expect(DependencyValues(context: .default)[Nest<NestBase>.self] == 40)
   }
 
+  /// Issue 45, item 10: a valid graph of a thousand distinct builds nested inside one another
+  /// builds on an 8 MiB stack; only a real overflow stops.
+  @Test func aThousandNestedDistinctBuildsBuildOnAnEightMebibyteStack() async {
+    let built = await onThread(stackSize: 8 << 20) {
+      NestDepth.target = 1_000
+      return DependencyValues(context: .default)[Nest<NestBase>.self]
+    }
+    #expect(built == 1_000)
+  }
+
+  /// Runs `body` on a new thread with a stack of `stackSize` bytes; the test's task waits
+  /// without holding a thread of the concurrency pool.
+  private func onThread<T: Sendable>(
+    stackSize: Int,
+    _ body: @escaping @Sendable () -> T
+  ) async -> T {
+    await withCheckedContinuation { continuation in
+      let thread = Thread { continuation.resume(returning: body()) }
+      thread.stackSize = stackSize
+      thread.start()
+    }
+  }
+
   #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
     @Test(.oneExitTestAtATime)
     func aChainDeeperThanTheLimitStopsWithItsHead() async throws {
@@ -43,6 +67,7 @@ struct DependencyNestingTests {
       }
       let message = String(decoding: result.standardErrorContent, as: UTF8.self)
       #expect(message.contains("builds nested inside one another on this thread"))
+      #expect(message.contains("have nearly used up its stack"))
       #expect(message.contains("Nest<NestBase> -> Nest<Nest<NestBase>>"))
       #expect(message.contains("No key repeats"))
     }

@@ -170,6 +170,26 @@ struct DependencyScopeTests {
       #expect(message.contains("AppShellKey -> CaptiveAnalyticsKey -> CartKey"))
     }
 
+    /// Issue 45, item 5: shared -> transient -> session-scoped is captive: the shared value
+    /// keeps what the transient one was made from.
+    @Test(.oneExitTestAtATime)
+    func aSharedValueThatReadsAScopedOneThroughATransientKeyStops() async throws {
+      let result = try await #require(
+        processExitsWith: .failure,
+        observing: [\.standardErrorContent]
+      ) {
+        let session = DependencyValues(context: .default).beginScope(Session.self)
+        _ = session.values[CaptiveThroughTransientKey.self]
+      }
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("captive dependency"))
+      #expect(
+        message.contains("CaptiveThroughTransientKey (shared) reads CartKey (scoped(Session))")
+      )
+      #expect(message.contains("through CartViewKey (transient)"))
+      #expect(message.contains("CaptiveThroughTransientKey -> CartViewKey -> CartKey"))
+    }
+
     @Test(.oneExitTestAtATime) func aSessionValueThatReadsACheckoutValueStops() async throws {
       let result = try await #require(
         processExitsWith: .failure,

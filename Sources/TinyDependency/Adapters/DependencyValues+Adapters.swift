@@ -54,3 +54,10 @@ extension MainActorDependencyKey {
   /// The key this one's values are stored under, for the validator of TinyDependencyTesting.
   package static var storageKey: any DependencyKey.Type { MainActorKey<Self>.self }
 }
+
+extension DependencyValues {
+  /// Whether this container and `other` are the same, not copies that diverged.
+  package func isSameContainer(as other: DependencyValues) -> Bool {
+    storage === other.storage
+  }
+}

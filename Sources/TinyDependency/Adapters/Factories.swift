@@ -12,7 +12,8 @@ extension BuildFrame {
       keyType: key,
       context: values.storage.context,
       parent: values.frame,
-      observer: values.storage.observer
+      observer: values.storage.observer,
+      isProduct: true
     )
   }
 
@@ -28,11 +29,15 @@ extension BuildFrame {
     return (result, trace)
   }
 
-  /// Stops with the cycle if this build runs on this thread: waiting for it would never end.
-  package func stopIfRunningOnThisThread() {
-    if let stack = BuildFrame.threadStack(downTo: self) {
-      Diagnostics.stopWithCycle(stack.reversed(), reentering: [keyType], observer: observer)
-    }
+  /// Waits until this build has made the product a call of `key` waits for, as a read waits
+  /// for a build: a cycle on this thread or across threads stops, a long wait warns once.
+  /// `waitOnce(timeout)` waits at most that long and returns whether the product is there.
+  package func waitForProduct(
+    of key: any DependencyKey.Type,
+    in values: DependencyValues,
+    _ waitOnce: (_ timeout: Double) -> Bool
+  ) {
+    BuildFrame.wait(for: self, reading: key, observer: values.storage.observer, waitOnce)
   }
 
   /// Whether this thread runs a build now: a product made here is part of it. A thread-local
@@ -40,7 +45,7 @@ extension BuildFrame {
   package static var isRunningOnThisThread: Bool { ThreadBuilds.current.innermost != nil }
 
   /// Whether a graph trace or a validation watches this build.
-  package var isTraced: Bool { observer.tracesStops }
+  package var isTraced: Bool { observer?.tracesStops == true }
 
   /// Whether the key's value for this build's context is, so far, the fallback to its default.
   package var fellBackToDefault: Bool { hasFallenBack }
@@ -91,5 +96,34 @@ package enum FactoryReads {
   /// The keys the products of `key`'s factory read, if one was made.
   package static func reads(of key: KeyType) -> [KeyType] {
     reads.withLock { $0[key.id] } ?? []
+  }
+}
+
+/// The product a cached factory handed out last in a root container, with the container's
+/// number: a call in the same root with an equal argument takes it with one lock and no
+/// hashing. It refers to the product unowned: the root's table owns it, and only a call in that
+/// root, which keeps the table alive, follows the reference. Here, in the core, so that the
+/// current container and the lock are specialized: one call from the factories' module.
+@usableFromInline
+package final class LastHitMemo: Sendable {
+  private struct Slot {
+    var number: UInt64 = 0
+    var hit: Unmanaged<AnyObject>?
+  }
+
+  private let slot = Locked(Slot())
+
+  @usableFromInline package init() {}
+
+  /// The last hit, if it was made in the container current here (numbers start at 1).
+  @usableFromInline
+  package func hitInCurrentContainer() -> AnyObject? {
+    let number = DependencyValues.current.storage.serial
+    return slot.withLock { $0.number == number ? $0.hit?.takeUnretainedValue() : nil }
+  }
+
+  /// Refers to `hit`, which the table of the container numbered `number` keeps, as the last hit.
+  package func remember(_ hit: AnyObject, in number: UInt64) {
+    slot.withLock { $0 = Slot(number: number, hit: Unmanaged.passUnretained(hit)) }
   }
 }

@@ -28,6 +28,15 @@ extension BuiltValue {
   /// The value, as its key's `Value`.
   package func value<Value: Sendable>(as type: Value.Type) -> Value { box.unbox(as: type) }
 
+  /// The identity of this build's value, the same in every container that holds it.
+  package var identity: ObjectIdentifier { ObjectIdentifier(box) }
+
+  /// Whether the value was shut down, or its instance ended, so that reads of it stop.
+  package var hasEnded: Bool { box.hasEnded }
+
+  /// Marks the value as shut down: reads of it stop from now on, wherever it is held.
+  package func endLifetime() { box.endLifetime() }
+
   /// The value, whatever its type.
   package var anyValue: any Sendable {
     func open<Key: DependencyKey>(_ key: Key.Type) -> any Sendable {
@@ -185,30 +194,43 @@ extension DependencyValues {
   /// Ends this container's scope instance, once: marks it ended (runs and reads of its scoped
   /// values stop) and takes it from the instance around it, under the instance's lock; then,
   /// with no lock held, keeps what `make` returns, given the instances still open inside it
-  /// (latest first). Later calls return that. Nil when the container is no scope instance, or,
+  /// (latest first) and the values of its scope built below it, one array per container,
+  /// deepest first. Later calls return that. Nil when the container is no scope instance, or,
   /// with `inProgress` set, while the first call's `make` still runs: ask again later.
   package func endScopeInstance<T: AnyObject & Sendable>(
     inProgress: inout Bool,
-    _ make: ([DependencyValues]) -> T
+    _ make: ([DependencyValues], [[BuiltValue]]) -> T
   ) -> T? {
     guard let instance = storage.instance else { return nil }
-    // Under the spin lock: a mark and a swap, nothing more.
-    var children: [DependencyValues]?
-    let earlier: T? = instance.withState { state in
-      if let ending = state.ending { return ending as? T }
+    // Under the spin lock: a mark and two swaps, nothing more. Not a tuple: a tuple of these
+    // types costs a metadata lookup at each end.
+    var (first, children, below) = (false, [DependencyValues](), [ScopeInstance.BuiltBelow]())
+    // The closure returns an existential, not `T?`: `Optional<T>` has no metadata until run
+    // time, and looking it up would cost more than the rest of the end.
+    let earlier = instance.withState { state -> (any AnyObject & Sendable)? in
+      if let ending = state.ending { return ending }
       if !state.ended {
-        state.ended = true
+        (state.ended, first) = (true, true)
         children = state.children
-        state.children = []
+        below = state.builtBelow
+        (state.children, state.builtBelow) = ([], [])
       }
       return nil
     }
-    if let earlier { return earlier }
-    guard let children else {
+    if let earlier { return earlier as? T }
+    guard first else {
       inProgress = true
       return nil
     }
-    let made = make(children.reversed())
+    var groups: [[BuiltValue]] = []
+    if !below.isEmpty {
+      var bySerial: [UInt64: (depth: Int, values: [BuiltValue])] = [:]
+      for built in below {
+        bySerial[built.serial, default: (built.depth, [])].values.append(built.value)
+      }
+      groups = bySerial.values.sorted { $0.depth > $1.depth }.map(\.values)
+    }
+    let made = make(children.reversed(), groups)
     instance.withState { $0.ending = made }
     instance.parent?.withState { $0.children.removeAll { $0.storage === storage } }
     return made

@@ -59,3 +59,45 @@ extension BuildFrame {
   /// the asynchronous build (a lifecycle's builder) bound to this task, which may hop threads.
   package static var running: BuildFrame? { innermostOnThisThread ?? DependencyValues.bound?.frame }
 }
+
+extension BuildFrame {
+  /// Waits until `builder` has built what a read of `key` waits for: `waitOnce(timeout)` waits
+  /// at most `timeout` seconds and returns whether it has. Stops with the cycle that makes the
+  /// wait endless: the builder runs on this thread, or waits, through other threads, for a build
+  /// this thread runs. A wait that goes on for long is warned of, once, but not stopped: a
+  /// build may be slow, and a blocking hand-off to another thread looks the same from here.
+  /// Reads of a storage's entries and a cached factory's calls wait here alike.
+  static func wait(
+    for builder: BuildFrame,
+    reading key: any DependencyKey.Type,
+    observer: (any DependencyObserver)?,
+    _ waitOnce: (_ timeout: Double) -> Bool
+  ) {
+    if let stack = BuildFrame.threadStack(downTo: builder) {
+      Diagnostics.stopWithCycle(stack.reversed(), reentering: [key], observer: observer)
+    }
+    let stack = BuildFrame.threadStack()
+    if let innermost = stack.first { BlockedThreads.register(innermost, waitingOn: builder) }
+    defer { if !stack.isEmpty { BlockedThreads.unregister() } }
+    let started = SystemInterface.monotonicSeconds()
+    var warned = false
+    while true {
+      if let loop = BlockedThreads.loop(from: stack, waitingOn: builder) {
+        Diagnostics.stopWithCycle(
+          loop.path,
+          reentering: loop.continuation,
+          acrossThreads: true,
+          observer: observer
+        )
+      }
+      if waitOnce(0.25) { return }
+      let waited = SystemInterface.monotonicSeconds() - started
+      if !warned && waited >= Diagnostics.handOffWarningDelay && observer?.tracesStops != true {
+        warned = true
+        if builder.claimWaitWarning() {
+          Diagnostics.warnOfLongWait(for: builder, reading: key)
+        }
+      }
+    }
+  }
+}

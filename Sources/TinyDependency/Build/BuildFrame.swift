@@ -31,6 +31,9 @@ package final class BuildFrame: @unchecked Sendable {
   let observer: (any DependencyObserver)?
   /// The thread that runs the build.
   let thread = SystemInterface.currentThread()
+  /// Whether this is a factory's product made at a call, which belongs to its caller (the
+  /// calling container's table, or the build that called), not to the factory's key.
+  let isProduct: Bool
 
   private struct State {
     var inputs: Set<ObjectIdentifier> = []
@@ -73,8 +76,10 @@ package final class BuildFrame: @unchecked Sendable {
     keyType: any DependencyKey.Type,
     context: DependencyContext,
     parent: BuildFrame?,
-    observer: (any DependencyObserver)?
+    observer: (any DependencyObserver)?,
+    isProduct: Bool = false
   ) {
+    self.isProduct = isProduct
     self.key = ObjectIdentifier(keyType)
     self.keyTypeBox = KeyType(keyType)
     self.context = context
@@ -115,9 +120,10 @@ package final class BuildFrame: @unchecked Sendable {
     while let current = frame {
       let reads = current.withState { $0.isFinished ? nil : $0.reads }
       if let reads {
-        // The build below this one is in progress, so this one has not recorded reading it.
-        let all = reads + (child.map { [KeyType($0.keyType)] } ?? [])
-        observer?.didBuild(KeyType(current.keyType), reads: all, fellBack: false)
+        // The build below this one is in progress, so this one has not recorded reading it;
+        // unless it is this key's own (a factory's sample product, made inside its build).
+        let below = child.flatMap { $0.key == current.key ? nil : [KeyType($0.keyType)] } ?? []
+        observer?.didBuild(KeyType(current.keyType), reads: reads + below, fellBack: false)
       }
       child = current
       frame = current.parent

@@ -64,4 +64,14 @@ extension DependencyStorage {
     state.entries[id] = .built(built)
     builtIndex.insert(id, built.box)
   }
+
+  /// Waits at most `timeout` seconds until `frame` no longer builds `id` here; whether it has.
+  func waitWhileBuilding(_ id: ObjectIdentifier, by frame: BuildFrame, timeout: Double) -> Bool {
+    state.wait(
+      while: {
+        if case .building(let builder)? = $0.entries[id] { builder === frame } else { false }
+      },
+      timeout: timeout
+    )
+  }
 }

@@ -45,7 +45,9 @@ extension DependencyStorage {
         stopReadAfterEnd(Key.self, context: context)
 
       case .wait(let builder):
-        waitForBuild(of: Key.self, id: id, by: builder, in: self)
+        BuildFrame.wait(for: builder, reading: Key.self, observer: observer) {
+          waitWhileBuilding(id, by: builder, timeout: $0)
+        }
         step = lookHere(Key.self, id, claiming: false, &placed, values)
 
       case .build(let frame):
@@ -64,7 +66,9 @@ extension DependencyStorage {
             )
           }
         case .wait(let builder, let owner):
-          waitForBuild(of: Key.self, id: id, by: builder, in: owner)
+          BuildFrame.wait(for: builder, reading: Key.self, observer: observer) {
+            owner.waitWhileBuilding(id, by: builder, timeout: $0)
+          }
           step = lookHere(Key.self, id, claiming: false, &placed, values)
         case .build(let highest):
           // Claim the build here, then announce it in `highest`, the highest scope around that
@@ -143,8 +147,10 @@ extension DependencyStorage {
     }
     state.broadcast()
     share(built, as: id, builtBy: frame, marked: marked, placed: placed, upTo: limit)
-    // Built while its instance ended: later reads stop as after the end.
-    if limit?.instance?.isEnded == true { built.box.endLifetime() }
+    // The instance owns it, also when built below it; built after its end, the read stops.
+    if let limit, let instance = limit.instance {
+      instance.keep(built, builtIn: self, owner: limit)
+    }
     return built
   }
 
@@ -153,8 +159,8 @@ extension DependencyStorage {
   ///
   /// Before it starts, the build is checked against the builds this thread already runs: the
   /// same key for the same context is a cycle, whatever container each level reads through
-  /// (each may be a new storage, made inside the build before it), and a chain of builds
-  /// nested deeper than any real graph stops with its path rather than overflowing the stack.
+  /// (each may be a new storage, made inside the build before it), and a chain of builds about
+  /// to use up the thread's stack stops with its path rather than overflowing it.
   ///
   /// Nothing here is generic over the value but the box: these functions run unspecialized for
   /// most keys, where each generic type costs a metadata lookup on every first read.
@@ -166,7 +172,9 @@ extension DependencyStorage {
     if let path = frame.cyclePathOnThread() {
       Diagnostics.stopWithCycle(path, reentering: [Key.self], observer: observer)
     }
-    if frame.depthOnThread > Diagnostics.maximumNesting {
+    if frame.depthOnThread > Diagnostics.stackCheckDepth
+      && SystemInterface.isStackNearlyExhausted()
+    {
       Diagnostics.stopWithNestingTooDeep(frame)
     }
     // Only the containers this build's code sees hold `binding`: one still held once the build
@@ -190,50 +198,5 @@ extension DependencyStorage {
       observer.didFallBackToLive(Key.self, readers: readers)
     }
     return (box, trace)
-  }
-
-  /// Waits until `builder` no longer builds `id` in `owner`, or stops with the cycle that makes
-  /// the wait endless: the builder runs on this thread, or waits, through other threads, for a
-  /// build this thread runs. A wait that goes on for long is warned of, once, but not stopped:
-  /// a build may be slow, and a blocking hand-off to another thread looks the same from here.
-  func waitForBuild<Key: DependencyKey>(
-    of key: Key.Type,
-    id: ObjectIdentifier,
-    by builder: BuildFrame,
-    in owner: DependencyStorage
-  ) {
-    if let stack = BuildFrame.threadStack(downTo: builder) {
-      Diagnostics.stopWithCycle(stack.reversed(), reentering: [Key.self], observer: observer)
-    }
-    let stack = BuildFrame.threadStack()
-    if let innermost = stack.first { BlockedThreads.register(innermost, waitingOn: builder) }
-    defer { if !stack.isEmpty { BlockedThreads.unregister() } }
-    let started = SystemInterface.monotonicSeconds()
-    var warned = false
-    while true {
-      if let loop = BlockedThreads.loop(from: stack, waitingOn: builder) {
-        Diagnostics.stopWithCycle(
-          loop.path,
-          reentering: loop.continuation,
-          acrossThreads: true,
-          observer: observer
-        )
-      }
-      let finished = owner.state.wait(
-        while: { state in
-          if case .building(let current)? = state.entries[id] { return current === builder }
-          return false
-        },
-        timeout: 0.25
-      )
-      if finished { return }
-      let waited = SystemInterface.monotonicSeconds() - started
-      if !warned && waited >= Diagnostics.handOffWarningDelay && !observer.tracesStops {
-        warned = true
-        if builder.claimWaitWarning() {
-          Diagnostics.warnOfLongWait(for: builder, reading: Key.self)
-        }
-      }
-    }
   }
 }

@@ -23,12 +23,24 @@ extension DependencyScope {
 /// `@unchecked Sendable`: the scope and parent are immutable; `state` is only touched inside
 /// `lock.withLock` (``withState(_:)``), beside its lock so that the instance is one allocation.
 final class ScopeInstance: @unchecked Sendable {
+  /// A value of the instance's scope built in a storage below it, with that storage's depth (a
+  /// struct: a tuple's metadata is looked up at run time, on every end).
+  struct BuiltBelow {
+    let depth: Int
+    let serial: UInt64
+    let value: BuiltValue
+  }
+
   struct State {
     var ended = false
     /// The instances begun inside this one that are still open, oldest first.
     var children: [DependencyValues] = []
     /// What TinyDependencyLifecycle's `end()` keeps: the first end's outcome.
     var ending: (any AnyObject & Sendable)?
+    /// Values of this instance's scope built in a container below it that set one of their
+    /// inputs (not an instance itself): this instance ends them too. With each, the depth of
+    /// the storage it was built in, and that storage's serial.
+    var builtBelow: [BuiltBelow] = []
   }
 
   let scope: ScopeType
@@ -53,7 +65,14 @@ final class ScopeInstance: @unchecked Sendable {
           + "declare `typealias Parent = RootScope` in \(scope.name)."
       )
     }
-    parent?.stopIfEnded()
+    if let parent, parent.isEnded {
+      let (name, around) = (scope.name, parent.scope.name)
+      stopWithMessage(
+        "TinyDependency: \(name) was begun in a \(around) instance that already ended "
+          + "(`beginScope(\(name).self)` on its values); what it held is gone. Fix: begin "
+          + "\(name) before the \(around) instance's `end()`, or in a new \(around) instance."
+      )
+    }
   }
 
   var isEnded: Bool { withState { $0.ended } }
@@ -66,6 +85,36 @@ final class ScopeInstance: @unchecked Sendable {
       "TinyDependency: \(what) after its \(scope.name) instance ended; what it held is gone. "
         + "Fix: finish an instance's work before `end()`; begin a new one with `beginScope`."
     )
+  }
+
+  /// Keeps `built`, a value of this instance's scope just built in `storage`: one built below
+  /// the instance's own storage is the instance's to end. One built after the instance ended
+  /// is ended, handed to the end's outcome (``InstanceEnding``), and its read stops.
+  func keep(_ built: BuiltValue, builtIn storage: DependencyStorage, owner: DependencyStorage) {
+    // Below the owner, in a storage that isn't an instance (which ends its own), and not
+    // shared up to the owner.
+    let below =
+      storage !== owner && storage.instance == nil
+      && owner.builtValue(for: built.key.id)?.box !== built.box
+    let depth = below ? storage.depth : 0
+    var (ended, ending): (Bool, (any AnyObject & Sendable)?) = (false, nil)
+    // Ended, but its outcome still being made (a few instructions, outside the lock): ask again.
+    while withState({ state in
+      guard state.ended else {
+        if below {
+          state.builtBelow.append(BuiltBelow(depth: depth, serial: storage.serial, value: built))
+        }
+        return false
+      }
+      (ended, ending) = (true, state.ending)
+      return ending == nil
+    }) {
+      SystemInterface.yieldThread()
+    }
+    guard ended else { return }
+    built.box.endLifetime()
+    (ending as? any InstanceEnding)?.arrivedAfterEnd(built, owner: DependencyValues(storage: owner))
+    stopIfEnded(reading: built.key.name)
   }
 }
 
@@ -111,22 +160,35 @@ extension Diagnostics {
     unlessTracedBy observer: (any DependencyObserver)?,
     context: DependencyContext
   ) {
-    guard !observer.tracesStops else { return }
+    guard observer?.tracesStops != true else { return }
     if context == .test { return IssueReporter.report(message) }
     stopWithMessage("TinyDependency: " + message)
   }
 
   /// Reports that the build of `frame` reads `key`, which lives shorter: stops, or in tests
-  /// records an issue. While tracing, the graph and validator report it instead.
+  /// records an issue. A transient build passes the value on to whatever read it, and a
+  /// factory's product belongs to its caller (a cached one to the calling container's table),
+  /// so the builds they were made for are checked instead, out to the first that is neither.
+  /// While tracing, the graph and validator report it instead.
   static func checkCaptive(_ frame: BuildFrame, reading key: any DependencyKey.Type) {
-    guard case .scoped(let inner) = key.lifetime.kind,
-      frame.keyType.lifetime.holdsCaptive(key.lifetime)
-    else { return }
-    let (outer, name) = (frame.keyName, _typeName(key, qualified: false))
+    guard case .scoped(let inner) = key.lifetime.kind else { return }
+    var holder = frame
+    var through: [BuildFrame] = []
+    while holder.isProduct || !holder.keyType.lifetime.holdsCaptive(key.lifetime) {
+      guard holder.isProduct || holder.keyType.lifetime.kind == .transient,
+        let reader = holder.parent
+      else { return }
+      through.insert(holder, at: 0)
+      holder = reader
+    }
+    let (outer, name) = (holder.keyName, _typeName(key, qualified: false))
     let path = (frame.activeReaderChain.map(\.keyName) + [name]).joined(separator: " -> ")
+    let via = through.map { "\($0.keyName) (\($0.keyType.lifetime))" }
     let message =
       "captive dependency in the \(frame.context) context: \(outer) "
-      + "(\(frame.keyType.lifetime)) reads \(name) (\(key.lifetime)) while it is built: \(path). "
+      + "(\(holder.keyType.lifetime)) reads \(name) (\(key.lifetime))"
+      + (via.isEmpty ? "" : " through " + via.joined(separator: ", "))
+      + " while it is built: \(path). "
       + "It outlives every \(inner.name) instance, so it would keep the first one's \(name). "
       + "Fix: declare \(outer) `.scoped(\(inner.name).self)`, or read \(name) where it is used."
     report(message, unlessTracedBy: frame.observer, context: frame.context)

@@ -175,6 +175,54 @@ package enum SystemInterface {
     #endif
   }
 
+  /// The address below which the calling thread's stack counts as nearly used up, per thread;
+  /// 1 where the platform does not tell the stack's bounds.
+  private static let stackLimit = ThreadSlot()
+
+  /// Whether less than a quarter of the calling thread's stack (at most 256 KiB) is left below
+  /// the caller. The stack's bounds are asked once per thread.
+  static func isStackNearlyExhausted() -> Bool {
+    var marker: UInt8 = 0
+    let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    var limit = UInt(bitPattern: stackLimit.value)
+    if limit == 0 {
+      if let (lowest, size) = stackBounds() {
+        limit = lowest + UInt(min(size / 4, 256 << 10))
+      } else {
+        limit = 1
+      }
+      stackLimit.value = UnsafeMutableRawPointer(bitPattern: limit)
+    }
+    return here < limit
+  }
+
+  /// The lowest address and the size of the calling thread's stack, which grows down.
+  private static func stackBounds() -> (lowest: UInt, size: Int)? {
+    #if canImport(Darwin)
+      let thread = pthread_self()
+      let size = pthread_get_stacksize_np(thread)
+      return (UInt(bitPattern: pthread_get_stackaddr_np(thread)) - UInt(size), size)
+    #else
+      // A GNU extension (Musl and Bionic have it too) that the Glibc module does not import.
+      typealias GetAttributes =
+        @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+      guard let symbol = dlsym(nil, "pthread_getattr_np") else { return nil }
+      let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+      return withUnsafeTemporaryAllocation(of: pthread_attr_t.self, capacity: 1) { buffer in
+        guard let attributes = buffer.baseAddress,
+          getAttributes(pthread_self(), attributes) == 0
+        else { return nil }
+        defer { pthread_attr_destroy(attributes) }
+        var address: UnsafeMutableRawPointer?
+        var size = 0
+        guard pthread_attr_getstack(attributes, &address, &size) == 0, let address else {
+          return nil
+        }
+        return (UInt(bitPattern: address), size)
+      }
+    #endif
+  }
+
   /// A per-thread slot holding one unretained object pointer.
   struct ThreadSlot: @unchecked Sendable {
     // `@unchecked Sendable`: a pthread key is an immutable process-wide handle.

@@ -39,3 +39,11 @@ extension DependencyStorage {
     state.lockedIfMade?.withLock { $0.existingAttachment(type) }
   }
 }
+
+/// The outcome a layer made when a scope instance ended (`endScopeInstance`), told of a value of
+/// the instance's scope whose build finished after the end: the lifecycle shuts it down once,
+/// and returns when it is down; the read that built it then stops.
+package protocol InstanceEnding: AnyObject, Sendable {
+  /// Ends `value` unless the end already did, and returns once it is done.
+  func arrivedAfterEnd(_ value: BuiltValue, owner: DependencyValues)
+}

@@ -78,8 +78,3 @@ extension DependencyObserver {
     stopWithMessage("TinyDependency: an observer that traces no stops was asked to stop a read")
   }
 }
-
-extension Optional where Wrapped == any DependencyObserver {
-  /// Whether a graph trace takes this container's stops.
-  var tracesStops: Bool { self?.tracesStops ?? false }
-}

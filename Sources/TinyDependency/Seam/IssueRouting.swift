@@ -9,10 +9,6 @@ package protocol DependencyIssueRouting {
   /// With no `site`, the problem was found inside the library, and the test is the place to
   /// point at.
   static func record(_ message: String, at site: SourceSite?) -> Bool
-
-  /// Strict mode's report that `key`'s test value fell back to its live default, read while
-  /// building `readers` (outermost first): strict mode is the testing product's to report.
-  static func reportLiveFallback(of key: any DependencyKey.Type, readers: [any DependencyKey.Type])
 }
 
 /// Where a user's call was made, for the issues that point at it.

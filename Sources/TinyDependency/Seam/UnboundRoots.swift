@@ -34,10 +34,3 @@ package enum UnboundRoots {
   }
 
 }
-
-extension DependencyValues {
-  /// Whether this container and `other` are the same, not copies that diverged.
-  package func isSameContainer(as other: DependencyValues) -> Bool {
-    storage === other.storage
-  }
-}

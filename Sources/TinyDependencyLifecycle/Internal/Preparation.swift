@@ -71,6 +71,24 @@ final class Lifecycle: Sendable {
 
   var isOpen: Bool { state.withLock { $0.isOpen } }
 
+  // MARK: - Shutdown
+
+  /// The values whose shutdown something already took on (by their build's identity), and the
+  /// keys of values a build shut down as they arrived while the container shut down.
+  private let shutdowns = Locked<(claimed: Set<ObjectIdentifier>, onArrival: [String])>(([], []))
+
+  /// The values of `built` that nothing took on to shut down before; each is taken on now, so
+  /// that a value is shut down once whatever ends it (the shutdown, or its late arrival).
+  func claim(_ built: [BuiltValue]) -> [BuiltValue] {
+    shutdowns.withLock { state in built.filter { state.claimed.insert($0.identity).inserted } }
+  }
+
+  /// Notes that a build shut its value down as it arrived, after the shutdown began.
+  func noteShutDownOnArrival(_ key: String) { shutdowns.withLock { $0.onArrival.append(key) } }
+
+  /// The keys whose values builds shut down as they arrived, in the order they started.
+  var shutDownOnArrival: [String] { shutdowns.withLock { $0.onArrival } }
+
   /// The shutdown in progress or done; or `start`'s, given the builds in flight, after which no
   /// new build starts here.
   func shutdownTask(

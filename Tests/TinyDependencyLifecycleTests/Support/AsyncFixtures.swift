@@ -2,6 +2,12 @@ import Dispatch
 import TinyDependency
 import TinyDependencyLifecycle
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
 /// A value behind a serial queue, safe to touch from any task.
 ///
 /// `@unchecked Sendable`: `value` is only touched on `queue`.
@@ -88,12 +94,20 @@ final class Resource: DependencyShutdown, CustomStringConvertible {
   let name: String
   let settings: AsyncSettings
   let uses: [Resource]
+  /// Whether its shutdown is written to standard error too, for an exit test's parent to see.
+  let announcesShutdown: Bool
   private let shutdowns = QueueLocked(0)
 
-  init(_ name: String, settings: AsyncSettings, uses: [Resource] = []) {
+  init(
+    _ name: String,
+    settings: AsyncSettings,
+    uses: [Resource] = [],
+    announcesShutdown: Bool = false
+  ) {
     self.name = name
     self.settings = settings
     self.uses = uses
+    self.announcesShutdown = announcesShutdown
   }
 
   var description: String { name }
@@ -102,6 +116,10 @@ final class Resource: DependencyShutdown, CustomStringConvertible {
   func shutdown() async throws {
     shutdowns.withLock { $0 += 1 }
     settings.log.append("shutdown \(name)")
+    if announcesShutdown {
+      let line = Array("shut down: \(name)\n".utf8)
+      _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
     if settings.buildMilliseconds > 0 {
       try? await Task.sleep(nanoseconds: settings.buildMilliseconds * 1_000_000)
     }

@@ -44,17 +44,6 @@ enum FlowLabelKey: DependencyKey {
   static var defaultValue: String { "" }
 }
 
-/// A session-scoped key whose build waits until it is told to go on.
-enum GatedSessionKey: DependencyKey {
-  static var defaultValue: Resource {
-    let settings = DependencyValues.current.asyncSettings
-    settings.log.append("gated build started")
-    while !settings.log.all.contains("go on") { usleepShort() }
-    return Resource("Gated", settings: settings)
-  }
-  static var lifetime: DependencyLifetime { .scoped(UserSession.self) }
-}
-
 /// An object made in a session; its wrapper captures the session.
 ///
 /// `@unchecked Sendable`: a property wrapper's backing storage is a `var`, never written.
@@ -100,5 +89,31 @@ final class Watched: Sendable {}
 
 enum WatchedKey: DependencyKey {
   static var defaultValue: Watched { Watched() }
+  static var lifetime: DependencyLifetime { .scoped(UserSession.self) }
+}
+
+/// A session-scoped cart per user label: a scope below the session that sets another label
+/// builds its own, which the session owns all the same.
+enum LabeledCartKey: DependencyKey {
+  static var defaultValue: Resource {
+    let client = DependencyValues.current[SessionClientKey.self]
+    return Resource(
+      "Cart " + DependencyValues.current[FlowLabelKey.self],
+      settings: DependencyValues.current.asyncSettings,
+      uses: [client]
+    )
+  }
+  static var lifetime: DependencyLifetime { .scoped(UserSession.self) }
+}
+
+/// A session-scoped key whose build takes as long as the settings' build time, on its thread.
+enum SlowSessionKey: DependencyKey {
+  static var defaultValue: Resource {
+    let settings = DependencyValues.current.asyncSettings
+    settings.log.append("slow build started")
+    usleep(UInt32(settings.buildMilliseconds * 1000))
+    settings.log.append("slow build ended")
+    return Resource("Slow", settings: settings, announcesShutdown: true)
+  }
   static var lifetime: DependencyLifetime { .scoped(UserSession.self) }
 }

@@ -79,6 +79,19 @@ enum CaptiveSessionKey: DependencyKey {
   static var lifetime: DependencyLifetime { .scoped(Session.self) }
 }
 
+/// A transient view of the session's cart, built anew on every read.
+enum CartViewKey: DependencyKey {
+  static var defaultValue: ScopedThing {
+    ScopedThing(user: DependencyValues.current[CartKey.self].user)
+  }
+  static var lifetime: DependencyLifetime { .transient }
+}
+
+/// A process-wide value that reads the session's cart through a transient key: captive too.
+enum CaptiveThroughTransientKey: DependencyKey {
+  static var defaultValue: ScopedThing { DependencyValues.current[CartViewKey.self] }
+}
+
 /// A process-wide value that only sets off a captive read through another key.
 enum AppShellKey: DependencyKey {
   static var defaultValue: ScopedThing { DependencyValues.current[CaptiveAnalyticsKey.self] }

@@ -33,23 +33,24 @@ enum Diagnostics {
     stopWithMessage(message)
   }
 
-  /// How many builds may run inside one another on one thread: far deeper than any real graph
-  /// (a chain of distinct keys), and shallow enough for the smallest thread stacks (512 KiB).
-  static let maximumNesting = 128
+  /// How many builds a thread runs inside one another before each new one checks the stack
+  /// left: no common path nests this deep, so the check costs it nothing.
+  static let stackCheckDepth = 64
 
-  /// Stops a build nested deeper than ``maximumNesting`` (`frame` the innermost), naming where
-  /// the chain starts: the next levels could overflow the stack, which ends the process with no
-  /// message at all. Only the outermost keys are named: deep in such a chain, a generic key's
-  /// name can be too long to print.
+  /// Stops a build that starts with the calling thread's stack nearly used up by the builds
+  /// running inside one another (`frame` the innermost), naming where the chain starts: the
+  /// next levels could overflow the stack, which ends the process with no message at all.
+  /// Only the outermost keys are named: deep in such a chain, a generic key's name can be too
+  /// long to print with the stack that is left.
   static func stopWithNestingTooDeep(_ frame: BuildFrame) -> Never {
     let head = frame.outermostOnThread(3).map(\.keyName)
     let message = """
       TinyDependency: \(frame.depthOnThread) builds nested inside one another on this thread \
-      are more than any graph needs, building in the \(frame.context) context: \
+      have nearly used up its stack, building in the \(frame.context) context: \
       \(head.joined(separator: " -> ")) -> … No key repeats, so it is \
       not a cycle, but the next levels could overflow the stack. Fix: build fewer values \
       inside one another (read a dependency lazily, inside a method, not while the value is \
-      built).
+      built), or read the outermost key on a thread with a larger stack.
       """
     stopWithMessage(message)
   }
