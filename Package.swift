@@ -54,9 +54,10 @@ let package = Package(
       name: "TinyDependencyGraph",
       dependencies: ["TinyDependency", "TinyDependencyCollections"]
     ),
+    // The checks know collections too: an empty one, a duplicate map key, a member not added.
     .target(
       name: "TinyDependencyValidation",
-      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+      dependencies: ["TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph"]
     ),
     .target(
       name: "TinyDependencyTesting",
@@ -111,15 +112,23 @@ let package = Package(
     // The example app: its code in a library, its entry point and its graph check beside it.
     .target(
       name: "TinyDependencyExample",
-      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph",
+        "TinyDependencyLifecycle",
+      ]
     ),
     .executableTarget(
       name: "TinyDependencyExampleMain",
-      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyExample",
+        "TinyDependencyValidation",
+      ]
     ),
     .executableTarget(
       name: "TinyDependencyExampleGraph",
-      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"],
+      dependencies: [
+        "TinyDependencyCollections", "TinyDependencyExample", "TinyDependencyValidation",
+      ],
       // The committed graph that CI checks with `--check`.
       exclude: ["dependency-graph.json"]
     ),

@@ -121,6 +121,7 @@ let callgrindCases: [String: @MainActor (_ run: (_ operation: () -> Void) -> Voi
     _ = model.cached(1)
     run { consume(model.cached(1)) }
   }
+  cases.merge(collectionCallgrindCases) { own, _ in own }
   return cases
 }()
 

@@ -95,6 +95,12 @@ struct DocumentationTests {
     "GuideExamples+Factories.swift",
     "GuideExamples+Sessions.swift",
     swiftUIExamples,
+    // Section 18 shows the example app's own code, compiled as its target.
+    "../../Sources/TinyDependencyExample/Exporters.swift",
+    "../../Sources/TinyDependencyExample/MarkdownExport.swift",
+    "../../Sources/TinyDependencyExample/ExampleApp.swift",
+    "../../Sources/TinyDependencyExampleMain/main.swift",
+    "GuideExamples+Plugins.swift",
   ]
 
   @Test(arguments: [
