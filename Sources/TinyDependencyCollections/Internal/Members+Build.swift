@@ -64,7 +64,7 @@ enum Members {
     func value<Key: DependencyKey>(_ key: Key.Type) -> Element {
       let value = values[key]
       // The same type: a member's `Value` is its collection's `Element`.
-      return withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: Element.self) }
+      return unsafeBitCast(value, to: Element.self)
     }
     return value(key)
   }
