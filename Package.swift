@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Where SwiftUI does not exist, and the SwiftUI product compiles against a stand-in instead.
+let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
+
 let package = Package(
   name: "TinyDependency",
   // Where task-locals and the concurrency runtime begin; what needs more says `@available`.
@@ -32,6 +35,9 @@ let package = Package(
     // rejects a graph where two packages declare targets of the same name.
     .library(name: "TinyDependencyFace", targets: ["TinyDependencyFace"]),
     .library(name: "TinyDependencyFaceTestSupport", targets: ["TinyDependencyFaceTestSupport"]),
+    // `.dependencies { … }` on views and scenes, `EnvironmentValues.dependencies`, the
+    // `.dependencies` preview trait: SwiftUI apart from the core.
+    .library(name: "TinyDependencySwiftUI", targets: ["TinyDependencySwiftUI"]),
     // `swift package dependency-graph --product AppGraph`: builds and runs a graph check.
     .plugin(name: "DependencyGraphPlugin", targets: ["DependencyGraphPlugin"]),
     // The example app and its graph check: products so that the dependency-graph plugin can
@@ -48,9 +54,10 @@ let package = Package(
       name: "TinyDependencyGraph",
       dependencies: ["TinyDependency", "TinyDependencyCollections"]
     ),
+    // The checks know collections too: an empty one, a duplicate map key, a member not added.
     .target(
       name: "TinyDependencyValidation",
-      dependencies: ["TinyDependency", "TinyDependencyGraph"]
+      dependencies: ["TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph"]
     ),
     .target(
       name: "TinyDependencyTesting",
@@ -81,6 +88,18 @@ let package = Package(
         permissions: []
       )
     ),
+    .target(
+      name: "TinyDependencySwiftUI",
+      dependencies: [
+        "TinyDependency",
+        .target(name: "SwiftUIStandIn", condition: .when(platforms: nonApplePlatforms)),
+      ]
+    ),
+    // Declarations of the SwiftUI API that TinyDependencySwiftUI uses (from the iOS 18.0 SDK's
+    // interface), so that Linux compiles the product. Not named `SwiftUI`: every module of the
+    // package shares one search path, where that name would turn `canImport(SwiftUI)` true.
+    // Linked only where SwiftUI does not exist; its file is empty where it does.
+    .target(name: "SwiftUIStandIn", path: "Tests/SwiftUIStandIn"),
     .executableTarget(name: "DependencyContextProbe", dependencies: ["TinyDependency"]),
     // Runs the package's executables in a child process, for the test targets that do.
     .target(name: "TestSubprocess", path: "Tests/Subprocess"),
@@ -93,15 +112,23 @@ let package = Package(
     // The example app: its code in a library, its entry point and its graph check beside it.
     .target(
       name: "TinyDependencyExample",
-      dependencies: ["TinyDependency", "TinyDependencyGraph", "TinyDependencyLifecycle"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyGraph",
+        "TinyDependencyLifecycle",
+      ]
     ),
     .executableTarget(
       name: "TinyDependencyExampleMain",
-      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"]
+      dependencies: [
+        "TinyDependency", "TinyDependencyCollections", "TinyDependencyExample",
+        "TinyDependencyValidation",
+      ]
     ),
     .executableTarget(
       name: "TinyDependencyExampleGraph",
-      dependencies: ["TinyDependencyExample", "TinyDependencyValidation"],
+      dependencies: [
+        "TinyDependencyCollections", "TinyDependencyExample", "TinyDependencyValidation",
+      ],
       // The committed graph that CI checks with `--check`.
       exclude: ["dependency-graph.json"]
     ),
@@ -151,6 +178,13 @@ let package = Package(
       dependencies: [
         "TinyDependency", "TinyDependencyGraph", "TinyDependencyValidation",
         "TinyDependencyExampleGraph", "TestSubprocess",
+      ]
+    ),
+    .testTarget(
+      name: "TinyDependencySwiftUITests",
+      dependencies: [
+        "TinyDependency", "TinyDependencySwiftUI",
+        .target(name: "SwiftUIStandIn", condition: .when(platforms: nonApplePlatforms)),
       ]
     ),
     .testTarget(

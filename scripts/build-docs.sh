@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the documentation of TinyDependency, TinyDependencyGraph, TinyDependencyValidation,
-# TinyDependencyTesting, TinyDependencyBuiltins and TinyDependencyLifecycle as a
+# TinyDependencyTesting, TinyDependencyBuiltins, TinyDependencyLifecycle, TinyDependencySwiftUI,
+# TinyDependencyCollections and TinyDependencyFactories as a
 # static website with only the toolchain (swift and docc, no plugin), and fails when a public
 # symbol of any of them has no abstract or when docc warns, which includes every broken link and unresolved symbol
 # reference.
@@ -12,7 +13,9 @@
 #   TinyDependencyValidation.doccarchive/ the validation product's (the command-line check)
 #   TinyDependencyTesting.doccarchive/  the test-support product's
 #   TinyDependencyBuiltins.doccarchive/ the built-ins product's
-#   site/                               all three in one site, linked to each other
+#   TinyDependencyLifecycle.doccarchive/, TinyDependencyCollections.doccarchive/,
+#   TinyDependencyFactories.doccarchive/ the lifecycle's, the collections' and the factories'
+#   site/                               all of them in one site, linked to each other
 #
 # --scratch-path: where the modules are built with symbol graphs (default .build/docs-scratch);
 # a directory of its own, since the extra compiler flags would invalidate a normal build.
@@ -39,7 +42,8 @@ mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 out=.build/docs
 modules=(TinyDependency TinyDependencyGraph TinyDependencyValidation TinyDependencyTesting
-  TinyDependencyBuiltins TinyDependencyLifecycle)
+  TinyDependencyBuiltins TinyDependencyLifecycle TinyDependencySwiftUI TinyDependencyCollections
+  TinyDependencyFactories)
 graphs=$scratch/symbol-graphs
 work=$out/work
 
@@ -75,7 +79,8 @@ step "symbol graphs"
 # directory, or the old Module@Other.symbols.json file stays.)
 build_symbol_graphs() {
   mkdir -p "$graphs"
-  for target in TinyDependencyTesting TinyDependencyBuiltins TinyDependencyLifecycle; do
+  for target in TinyDependencyTesting TinyDependencyBuiltins TinyDependencyLifecycle \
+    TinyDependencySwiftUI TinyDependencyCollections TinyDependencyFactories; do
     swift build --scratch-path "$scratch" --target "$target" \
       -Xswiftc -emit-symbol-graph \
       -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
@@ -90,7 +95,10 @@ if [ ! -f "$graphs/TinyDependency.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyValidation.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyTesting.symbols.json" ] ||
   [ ! -f "$graphs/TinyDependencyBuiltins.symbols.json" ] ||
-  [ ! -f "$graphs/TinyDependencyLifecycle.symbols.json" ]; then
+  [ ! -f "$graphs/TinyDependencyLifecycle.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencySwiftUI.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencyCollections.symbols.json" ] ||
+  [ ! -f "$graphs/TinyDependencyFactories.symbols.json" ]; then
   echo "build-docs: symbol graphs missing; rebuilding $scratch"
   rm -rf "$scratch"
   build_symbol_graphs
@@ -183,6 +191,27 @@ convert TinyDependencyLifecycle "$out/TinyDependencyLifecycle.doccarchive" \
   --diagnostics-output-path "$work/TinyDependencyLifecycle-diagnostics.json" \
   --experimental-documentation-coverage --coverage-summary-level brief
 
+# The SwiftUI product links to the core; nothing links to it. On Linux its extensions are of the
+# stand-in module's types (TinyDependencySwiftUI@SwiftUIStandIn), which docc documents the same.
+step "docc: TinyDependencySwiftUI"
+convert TinyDependencySwiftUI "$out/TinyDependencySwiftUI.doccarchive" \
+  --dependency "$out/TinyDependency.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencySwiftUI-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
+# Collections and factories link to the core, as the lifecycle does; nothing links to them.
+step "docc: TinyDependencyCollections"
+convert TinyDependencyCollections "$out/TinyDependencyCollections.doccarchive" \
+  --dependency "$out/TinyDependency.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencyCollections-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
+step "docc: TinyDependencyFactories"
+convert TinyDependencyFactories "$out/TinyDependencyFactories.doccarchive" \
+  --dependency "$out/TinyDependency.doccarchive" \
+  --diagnostics-output-path "$work/TinyDependencyFactories-diagnostics.json" \
+  --experimental-documentation-coverage --coverage-summary-level brief
+
 step "abstracts and diagnostics"
 cat >"$work/CheckDocs.swift" <<'SWIFT'
 // For each module: lists the public symbols without an abstract (docc's
@@ -260,6 +289,8 @@ step "one site for every module"
   "$out/TinyDependencyValidation.doccarchive" \
   "$out/TinyDependencyTesting.doccarchive" \
   "$out/TinyDependencyBuiltins.doccarchive" "$out/TinyDependencyLifecycle.doccarchive" \
+  "$out/TinyDependencySwiftUI.doccarchive" \
+  "$out/TinyDependencyCollections.doccarchive" "$out/TinyDependencyFactories.doccarchive" \
   --output-path "$out/site" \
   --synthesized-landing-page-name TinyDependency
 rm -rf "$work"

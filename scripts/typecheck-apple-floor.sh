@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Type-checks the Foundation-free products (TinyDependency, TinyDependencyConcurrency,
-# TinyDependencyFace, TinyDependencyGraph, TinyDependencyLifecycle) for macOS 10.15 and iOS 13,
+# TinyDependencyFace, TinyDependencyCollections, TinyDependencyFactories, TinyDependencyGraph,
+# TinyDependencyLifecycle, and TinyDependencySwiftUI against its SwiftUI stand-in, whose
+# declarations carry the SDK's availability) for macOS 10.15 and iOS 13,
 # the package's floors, with this Linux toolchain: the compiler checks availability against the
 # standard library's own annotations, which the Linux toolchain's module interfaces carry.
 #
@@ -58,9 +60,10 @@ for target in x86_64-apple-macos10.15 x86_64-apple-ios13.0-simulator; do
   rm -rf "$modules" "$sources"
   mkdir -p "$stubs" "$modules"
   cp -R Sources "$sources"
+  cp -R Tests/SwiftUIStandIn "$sources/SwiftUIStandIn"
   sed -i 's/\.fromOpaque(raw)/.fromOpaque(UnsafeRawPointer(raw))/' \
     "$sources/TinyDependency/Platform/Platform.swift" \
-    "$sources/TinyDependency/Container/BuildFrame+Thread.swift" \
+    "$sources/TinyDependency/Build/BuildFrame+Thread.swift" \
     "$sources/TinyDependencyGraph/TraceThreads.swift"
   sed -i 's/Array(UnsafeBufferPointer(start: \$0, count: length))/_ = $0; return [UInt8]()/' \
     "$sources/TinyDependency/Platform/Platform.swift"
@@ -72,8 +75,9 @@ for target in x86_64-apple-macos10.15 x86_64-apple-ios13.0-simulator; do
     swiftc -emit-module -module-name "$stub" "${flags[@]}" -swift-version 5 "scripts/apple-floor/$stub.swift" \
       -emit-module-path "$stubs/$stub.swiftmodule" 2>&1 | grep -v 'no such SDK\|sysroot' || true
   done
-  for module in TinyDependency TinyDependencyConcurrency TinyDependencyFace TinyDependencyGraph \
-    TinyDependencyLifecycle; do
+  for module in TinyDependency TinyDependencyConcurrency TinyDependencyFace \
+    TinyDependencyCollections TinyDependencyFactories TinyDependencyGraph \
+    TinyDependencyLifecycle SwiftUIStandIn TinyDependencySwiftUI; do
     output=$(cd "$sources/$module" && swiftc -emit-module -module-name "$module" "${flags[@]}" \
       $(find . -name '*.swift' | LC_ALL=C sort) -emit-module-path "$modules/$module.swiftmodule" \
       2>&1 | grep -v 'no such SDK\|sysroot' || true)

@@ -77,12 +77,15 @@ public struct DependencyValues: Sendable {
   /// Reads a key the slow way: recording the read for a build in progress, or building.
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, id: ObjectIdentifier) -> Key.Value {
+    // Only an observer that asked to hear reads is told: the others (a trace, strict mode
+    // alone) cost a stored flag here, not a call.
+    let observes = storage.observesReads
     if let box = storage.overrides[id] {
-      storage.observer?.didRead(key, override: box)
+      if observes { storage.observer?.didRead(key, override: box) }
       frame?.record(Key.self, inputs: [])
       return box.unbox(as: Key.Value.self)
     }
-    storage.observer?.didRead(key, override: nil)
+    if observes { storage.observer?.didRead(key, override: nil) }
     return storage.value(for: key, id: id, in: self)
   }
 

@@ -56,8 +56,8 @@ extension DependencyValues {
     private let binding: BuildBinding?
 
     init(values: DependencyValues) {
-      // A binding of its own: the build's is its thread's to recycle (`BuildBinding`), and
-      // another thread that read it through this continuation would race with that.
+      // A binding of its own: holding the build's would mark its value as keeping its scope
+      // (`BuildBinding`) even where the capture below marks nothing (the process root).
       binding = values.frame.map(BuildBinding.init)
       if let capture = values.captureForBuild(.escapedScope) {
         scope = .captured(capture)

@@ -122,6 +122,7 @@ let callgrindCases: [String: @MainActor (_ run: (_ operation: () -> Void) -> Voi
     run { consume(model.cached(1)) }
   }
   cases.merge(objectCallgrindCases()) { _, object in object }
+  cases.merge(collectionCallgrindCases) { own, _ in own }
   return cases
 }()
 

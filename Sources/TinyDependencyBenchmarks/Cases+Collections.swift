@@ -167,3 +167,50 @@ private let tenKeySets: [@Sendable (inout DependencyValues) -> Void] = [
   { $0[TenMember<M6>.self] = 6 }, { $0[TenMember<M7>.self] = 7 }, { $0[TenMember<M8>.self] = 8 },
   { $0[TenMember<M9>.self] = 9 },
 ]
+
+/// The collections' cases of `--callgrind`: registering a module of ten and setting ten keys in a
+/// fresh container; a first read of the collection, of a key whose build reads the ten members,
+/// and the first reads of the ten members by hand, each after registering the module in a fresh
+/// container (subtract the registration to compare reads).
+let collectionCallgrindCases:
+  [String: @MainActor (_ run: (_ operation: () -> Void) -> Void) -> Void] =
+    [
+      "collection.register.10contributions": { run in
+        run {
+          var values = DependencyValues(context: .default)
+          values.register(TenMembersModule.self)
+          consume(values)
+        }
+      },
+      "collection.set10keys": { run in
+        run {
+          var values = DependencyValues(context: .default)
+          for set in tenKeySets { set(&values) }
+          consume(values)
+        }
+      },
+      "collection.registerThenFirstRead": { run in
+        run {
+          var values = DependencyValues(context: .default)
+          values.register(TenMembersModule.self)
+          consume(values[TenMembersKey.self])
+        }
+      },
+      "collection.registerThenHandwrittenFirstRead": { run in
+        run {
+          var values = DependencyValues(context: .default)
+          values.register(TenMembersModule.self)
+          consume(values[HandwrittenTenKey.self])
+        }
+      },
+      "collection.registerThenMemberFirstReads": { run in
+        run {
+          var values = DependencyValues(context: .default)
+          values.register(TenMembersModule.self)
+          var elements: [Int] = []
+          elements.reserveCapacity(10)
+          for read in tenMemberReads { elements.append(read(values)) }
+          consume(elements)
+        }
+      },
+    ]

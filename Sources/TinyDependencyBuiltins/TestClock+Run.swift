@@ -48,7 +48,10 @@ extension TestClock {
   ///
   /// The default, 5 seconds, is ten times swift-clocks' 0.5: on a loaded machine (a full test
   /// suite on two cores) the work between two sleeps can take longer than half a second, and a
-  /// timer that never stops is still reported, later.
+  /// timer that never stops is still reported, later. However starved the machine, the run
+  /// moves time to the first sleep's deadline before it gives up. When it gives up, the sleeps
+  /// still waiting throw `CancellationError`, so a test that then awaits the sleeping task
+  /// fails rather than hangs.
   ///
   /// - Parameters:
   ///   - duration: The most real time to spend.
@@ -66,17 +69,22 @@ extension TestClock {
     let start = ContinuousClock.now
     await letStartedWorkSleep()
     while let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) {
-      if ContinuousClock.now - start > duration {
-        let count = state.withLock { $0.sleepers.count }
-        IssueReporter.report(
-          "TestClock.run(timeout:): \(count) \(count == 1 ? "sleep is" : "sleeps are") still "
-            + "waiting after \(duration). A timer or loop that never ends needs "
-            + "`advance(by:)` and cancellation instead of `run()`.",
-          at: SourceSite(fileID, filePath, line, column)
-        )
-        return
-      }
       await advance(to: max(next, now))
+      guard ContinuousClock.now - start > duration else { continue }
+      let ended = state.withLock { state in
+        defer { state.sleepers.removeAll() }
+        return state.sleepers.map(\.continuation)
+      }
+      guard !ended.isEmpty else { return }
+      IssueReporter.report(
+        "TestClock.run(timeout:): \(ended.count) \(ended.count == 1 ? "sleep is" : "sleeps are") "
+          + "still waiting after \(duration), and \(ended.count == 1 ? "throws" : "throw") "
+          + "CancellationError. A timer or loop that never ends needs `advance(by:)` and "
+          + "cancellation instead of `run()`.",
+        at: SourceSite(fileID, filePath, line, column)
+      )
+      for continuation in ended { continuation.resume(throwing: CancellationError()) }
+      return
     }
   }
 

@@ -4,7 +4,7 @@ public import TinyDependency
 ///
 /// A collection declares its element type and nothing else: no `defaultValue`. Its members are
 /// keys that conform to ``DependencyContribution`` and are added to a container with
-/// ``TinyDependency/DependencyValues/contribute(_:fileID:filePath:line:column:)``, usually by a
+/// ``TinyDependency/DependencyValues/contribute(_:fileID:filePath:line:column:)-7rks2``, usually by a
 /// ``DependencyModule``:
 ///
 /// ```swift
@@ -57,7 +57,7 @@ extension DependencyCollectionKey {
 ///
 /// A member is an ordinary key: it declares its values for each context and its lifetime, it
 /// can be overridden in a scope, and a graph shows it under its collection. Add it to a
-/// container with ``TinyDependency/DependencyValues/contribute(_:fileID:filePath:line:column:)``.
+/// container with ``TinyDependency/DependencyValues/contribute(_:fileID:filePath:line:column:)-7rks2``.
 ///
 /// ```swift
 /// enum SearchPluginKey: DependencyContribution {

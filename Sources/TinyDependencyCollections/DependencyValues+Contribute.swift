@@ -22,17 +22,13 @@ extension DependencyValues {
     line: Int = #line,
     column: Int = #column
   ) {
-    let entry = MemberList<Void, Member.Value>.Member(
-      key: Member.self,
-      tag: (),
-      module: Registration.module.get(),
-      read: { $0[Member.self] }
-    )
+    let registration = Registration.current.get()
     add(
-      entry,
+      MemberList.Member(key: Member.self, mapKey: nil, module: registration?.module),
       to: CollectionMembers<Member.Collection>.self,
       of: Member.Collection.self,
-      at: SourceSite(fileID, filePath, line, column)
+      at: SourceSite(fileID, filePath, line, column),
+      in: registration
     )
   }
 
@@ -55,17 +51,17 @@ extension DependencyValues {
     line: Int = #line,
     column: Int = #column
   ) {
-    let entry = MemberList<Member.Map.MapKey, Member.Value>.Member(
-      key: Member.self,
-      tag: Member.mapKey,
-      module: Registration.module.get(),
-      read: { $0[Member.self] }
-    )
+    let registration = Registration.current.get()
     add(
-      entry,
+      MemberList.Member(
+        key: Member.self,
+        mapKey: Member.mapKey,
+        module: registration?.module
+      ),
       to: MapMembers<Member.Map>.self,
       of: Member.Map.self,
-      at: SourceSite(fileID, filePath, line, column)
+      at: SourceSite(fileID, filePath, line, column),
+      in: registration
     )
   }
 }

@@ -9,11 +9,13 @@ public import TinyDependencyGraph
 public enum ExampleApp {
   /// Every key of the app, for its graph check (`TinyDependencyExampleGraph`).
   public static let keys: [any DependencyKey.Type] = [
-    DraftsKey.self, IDGeneratorKey.self, LoggerKey.self, SignedInUserKey.self, TodoStoreKey.self,
+    DraftsKey.self, IDGeneratorKey.self, LoggerKey.self, MarkdownExporterKey.self,
+    PlainTextExporterKey.self, SignedInUserKey.self, TodoExportersKey.self, TodoStoreKey.self,
     WallClockKey.self,
   ]
 
-  /// Runs the demo and prints the graph of what it built; returns that graph.
+  /// Runs the demo and prints the graph of what it built; returns that graph. The entry point
+  /// registers ``AppModule`` first (`prepareDependencies { $0.register(AppModule.self) }`).
   @discardableResult
   public static func run(arguments: [String]) async -> DependencyGraph {
     let values = DependencyValues.current
@@ -25,6 +27,13 @@ public enum ExampleApp {
     print("To-dos:")
     for line in await TodoReport().lines() {
       print(line)
+    }
+    print("")
+    // The exporters the app's modules contributed: plugins, in the order they were registered.
+    let todos = await store.todos
+    for exporter in values[TodoExportersKey.self] {
+      print("Export as \(exporter.format):")
+      print(exporter.export(todos))
     }
     print("")
     // A session per signed-in user: sign in, sign out, sign in as another user.

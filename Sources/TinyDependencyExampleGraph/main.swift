@@ -1,3 +1,4 @@
+import TinyDependencyCollections
 import TinyDependencyExample
 import TinyDependencyValidation
 
@@ -7,4 +8,5 @@ import TinyDependencyValidation
 //     swift package dependency-graph --product TinyDependencyExampleGraph \
 //       --check Sources/TinyDependencyExample/dependency-graph.json
 
-DependencyCheck.main(keys: ExampleApp.keys)
+// Each traced container registers the app's modules, as the entry point does.
+DependencyCheck.main(keys: ExampleApp.keys, mainActorKeys: []) { $0.register(AppModule.self) }

@@ -1,4 +1,6 @@
 import Foundation
+import TinyDependency
+import TinyDependencyCollections
 import TinyDependencyExample
 import TinyDependencyValidation
 
@@ -10,6 +12,8 @@ import TinyDependencyValidation
 //         for `swift package dependency-graph --product TinyDependencyExampleGraph --runtime-graph FILE`
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The app's modules, registered once at its entry point.
+prepareDependencies { $0.register(AppModule.self) }
 let graph = await ExampleApp.run(arguments: arguments)
 if let flag = arguments.firstIndex(of: "--write-runtime-graph"), flag + 1 < arguments.count {
   let path = arguments[flag + 1]

@@ -22,7 +22,7 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
   /// fallback.
   let origin: (KeyType?, Bool)
   /// The product a root container handed out last: what a repeated call finds with no table.
-  @usableFromInline let lastHit = FactoryLastHit()
+  @usableFromInline let lastHit = LastHitMemo()
 
   @usableFromInline
   init(make: @escaping @Sendable (Arguments) -> Value) {
@@ -35,7 +35,7 @@ final class FactoryCache<Arguments: Hashable & Sendable, Value: Sendable>: Senda
   /// A product for `arguments`, made once per container.
   @inlinable
   func product(for arguments: Arguments) -> Value {
-    if let hit = lastHit.hit(in: DependencyValues.current.containerNumber) {
+    if let hit = lastHit.hitInCurrentContainer() {
       let hit = unsafeDowncast(hit, to: FactoryHit<Arguments, Value>.self)
       if hit.arguments == arguments { return hit.value }
     }
@@ -83,35 +83,6 @@ final class FactoryHit<Arguments: Sendable, Value: Sendable>: Sendable {
   @usableFromInline let value: Value
 
   init(_ arguments: Arguments, _ value: Value) { (self.arguments, self.value) = (arguments, value) }
-}
-
-/// The product a cached factory handed out last in a root container, with the container's
-/// serial: a call in the same root with an equal argument takes it with one lock and no
-/// hashing. It keeps no product alive: the hit belongs to that container's table, so the
-/// product goes with its container even when the factory outlives it.
-///
-/// The reference is unowned and unchecked: it is followed only for a call in the container
-/// numbered `number` (no other has its serial), whose storage the call's current values keep
-/// alive, and with it the table, which never drops a hit. Afterwards the number never matches.
-/// A weak reference would cost the hit path a side-table load on every call.
-@usableFromInline
-final class FactoryLastHit: Sendable {
-  private let slot = Locked<(number: UInt64, hit: Unmanaged<AnyObject>)?>(nil)
-
-  @usableFromInline init() {}
-
-  /// The last hit, if it was made in the container numbered `number`.
-  @usableFromInline
-  func hit(in number: UInt64) -> AnyObject? {
-    slot.withLock { slot in
-      slot.flatMap { $0.number == number ? $0.hit.takeUnretainedValue() : nil }
-    }
-  }
-
-  /// Refers to `hit`, which the table of the container numbered `number` keeps, as the last hit.
-  func remember(_ hit: AnyObject, in number: UInt64) {
-    slot.withLock { $0 = (number, Unmanaged.passUnretained(hit)) }
-  }
 }
 
 /// The tables of the cached factories called in one container, by factory.

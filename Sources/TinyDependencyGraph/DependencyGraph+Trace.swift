@@ -13,7 +13,8 @@ extension DependencyValues {
       builds: builtKeysWithTheirReads.map { built in
         let made = FactoryReads.reads(of: built.key).filter { !built.reads.contains($0) }
         return (built.key, built.reads + made)
-      }
+      },
+      configured: self
     )
   }
 }
@@ -55,6 +56,9 @@ extension DependencyGraph {
     package let fellBack: [Node]
     /// Keys whose resolution had not finished after ``traceTimeout`` seconds.
     package let stalled: [Node]
+    /// The first trace's container as `configure` left it (what was contributed and registered
+    /// there); nil if `configure` never returned.
+    package var configured: DependencyValues? { traces.configured }
     /// What the graph was made from, to add more traces to.
     fileprivate let traces: Traces
   }
@@ -84,12 +88,13 @@ extension DependencyGraph {
       TraceThreads.runOnNewThread {
         var values = DependencyValues(context: context, observer: recorder)
         configure.body(&values)
-        recorder.finishConfiguring()
+        recorder.finishConfiguring(values)
         values.resolveForTrace(traced.type)
         recorder.finish()
       }
       let stopped = recorder.waitUntilDone(timeout: traceTimeout, key: traced.type)
       traces.add(traced, recorder.recordedBuilds, stopped)
+      if traces.configured == nil { traces.configured = recorder.configured }
     }
     return traces.details(context: context)
   }
@@ -120,6 +125,7 @@ extension DependencyGraph {
       let recorder = TraceRecorder(stopsAtLiveFallbacks: false, parks: false)
       var values = DependencyValues(context: context, observer: recorder)
       configure(&values)
+      if traces.configured == nil { traces.configured = values }
       values.resolveForTrace(key)
       traces.add(KeyType(key), recorder.recordedBuilds, ([], [], false))
     }
@@ -139,6 +145,8 @@ private struct Traces: Sendable {
   var missing: [KeyType] = []
   var fellBack: [KeyType] = []
   var stalled: [KeyType] = []
+  /// The first trace's container after `configure`: every trace's `configure` is the same.
+  var configured: DependencyValues?
 
   /// Adds the trace of `traced`: what its recorder recorded, and what stopped it.
   mutating func add(
@@ -169,7 +177,8 @@ private struct Traces: Sendable {
       context: context,
       builds: builds,
       cyclePaths: cyclePaths,
-      missingInputs: missing
+      missingInputs: missing,
+      configured: configured
     )
     let fellBackIDs = Set(fellBack.map(\.id))
     let stalledIDs = Set(stalled.map(\.id))
@@ -202,7 +211,7 @@ extension DependencyValues {
 /// A type's name without the `(unknown context at $…)` parts that private and local types get:
 /// their address changes from run to run. A main-actor key goes by its own name, not by the
 /// wrapper its values are stored under.
-func readableTypeName(_ type: Any.Type, qualified: Bool) -> String {
+package func readableTypeName(_ type: Any.Type, qualified: Bool) -> String {
   let type = (type as? any WrapperKey.Type)?.wrappedKey ?? type
   let name = _typeName(type, qualified: qualified)
   let marker = Array("(unknown context at $".utf8)

@@ -31,6 +31,10 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     /// How the key provides its value.
     public let lifetime: DependencyLifetime
     let key: KeyType
+    /// The key type.
+    package var keyType: any DependencyKey.Type { key.type }
+    /// The module that contributed the key, a collection's member, where the graph was made.
+    package var module: String? = nil
 
     /// The key type's name.
     public var description: String { name }
@@ -50,26 +54,20 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
 
     /// The key's part in a collection, for the renderings: `collection`, `map`, or
     /// `member of` its collection; nil for a key that is none.
-    package var collectionRole: String? {
-      func owner<Member: DependencyContribution>(_: Member.Type) -> Any.Type {
-        Member.Collection.self
-      }
-      func mapOwner<Member: DependencyMapContribution>(_: Member.Type) -> Any.Type {
-        Member.Map.self
-      }
-      switch key.type {
-      case is any DependencyCollectionKey.Type: return "collection"
-      case is any DependencyMapKey.Type: return "map"
-      case let member as any DependencyContribution.Type:
-        return "member of " + readableTypeName(owner(member), qualified: false)
-      case let member as any DependencyMapContribution.Type:
-        return "member of " + readableTypeName(mapOwner(member), qualified: false)
-      default: return nil
+    package var collectionPart: String? {
+      switch CollectionRole(of: key.type) {
+      case .collection(let isMap, _)?: return isMap ? "map" : "collection"
+      case .member(let owner)?: return "member of " + readableTypeName(owner, qualified: false)
+      case nil: return nil
       }
     }
 
-    /// The lifetime, and the part in a collection if any: `shared, member of PluginsKey`.
-    var label: String { collectionRole.map { "\(lifetime), \($0)" } ?? "\(lifetime)" }
+    /// The lifetime, the part in a collection if any, and the module that contributed it:
+    /// `shared, member of PluginsKey from SearchModule`.
+    var label: String {
+      guard let part = collectionPart else { return "\(lifetime)" }
+      return "\(lifetime), \(part)" + (module.map { " from \($0)" } ?? "")
+    }
 
     /// The name of the key's value type, the same in every run (as ``name`` is).
     package var valueTypeName: String {
@@ -117,12 +115,16 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
   public let edges: [Edge]
   /// Inputs (``/TinyDependency/DependencyInputKey``) that a traced resolution read while they were unset.
   public let missingInputs: [Node]
+  /// The modules (`DependencyModule`) registered on the container the graph comes from, in the
+  /// order they were registered.
+  public let modules: [String]
 
   init(
     context: DependencyContext,
     builds: [(key: KeyType, reads: [KeyType])],
     cyclePaths: [[KeyType]] = [],
-    missingInputs missing: [KeyType] = []
+    missingInputs missing: [KeyType] = [],
+    configured: DependencyValues? = nil
   ) {
     var keys: [KeyType] = []
     var seen: Set<KeyType> = []
@@ -143,11 +145,19 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     }
     missing.forEach(add)
 
+    // Which module contributed each member of the collections shown, where the graph was made.
+    var modules: [KeyType: String] = [:]
+    for key in keys {
+      for member in configured?.contributions(to: key.type) ?? [] {
+        modules[KeyType(member.key)] = member.module
+      }
+    }
     var byKey: [KeyType: Node] = [:]
     for (key, name) in Self.stableNames(of: keys) {
-      byKey[key] = Node(name: name, lifetime: key.type.lifetime, key: key)
+      byKey[key] = Node(name: name, lifetime: key.type.lifetime, key: key, module: modules[key])
     }
     self.context = context
+    self.modules = configured?.registeredModuleNames ?? []
     self.nodes = byKey.values.sorted()
     self.edges = Set(pairs.map { Edge(from: byKey[$0.0]!, to: byKey[$0.1]!) }).sorted()
     self.missingInputs = Set(missing.map { byKey[$0]! }).sorted()
@@ -248,7 +258,10 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
 
   // MARK: - Renderings
 
-  /// A plain-text rendering: each key with the keys it read, then cycles and unset inputs.
+  /// A plain-text rendering: each key with the keys it read, then cycles and unset inputs. A
+  /// graph whose container registered modules names them on the second line
+  /// (`Modules: AppModule, SearchModule`), and a collection's member names the module that
+  /// contributed it (`member of PluginsKey from SearchModule`).
   ///
   /// ```text
   /// Dependency graph, test context: 3 keys, 2 edges
@@ -264,6 +277,7 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
       "Dependency graph, \(context) context: \(count(nodes.count, "key")), "
         + count(edges.count, "edge")
     ]
+    if !modules.isEmpty { lines.append("Modules: " + modules.joined(separator: ", ")) }
     var next = 0
     for node in nodes {
       lines.append("\(node.name) (\(node.label))")
@@ -314,13 +328,17 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A Graphviz DOT digraph, for `dot -Tsvg`: each key labelled with its lifetime, scoped keys
-  /// in a `cluster` per scope (a parent scope's enclosing its children's), captive edges red.
+  /// in a `cluster` per scope (a parent scope's enclosing its children's), captive edges red;
+  /// the graph's label names the context and the modules.
   public var dot: String {
     func escaped(_ text: String) -> String {
       text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
     }
     func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
-    var lines = ["digraph Dependencies {", "  label=\"\(context) context\";", "  rankdir=TB;"]
+    let named = modules.isEmpty ? "" : "; modules: " + modules.joined(separator: ", ")
+    var lines = [
+      "digraph Dependencies {", "  label=\(quoted("\(context) context" + named));", "  rankdir=TB;",
+    ]
     lines += scopeTree.render(
       nodes: { "\(quoted($0.name)) [label=\"\(escaped($0.name))\\n\(escaped($0.label))\"];" },
       open: { "subgraph \(quoted("cluster_\($0)")) { label=\(quoted($0));" },
@@ -349,10 +367,10 @@ public struct DependencyGraph: Sendable, Hashable, CustomStringConvertible {
     "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 
-  /// Whether two graphs have the same context, nodes, edges and missing inputs.
+  /// Whether two graphs have the same context, nodes, edges, missing inputs and modules.
   public static func == (lhs: DependencyGraph, rhs: DependencyGraph) -> Bool {
-    (lhs.context, lhs.nodes, lhs.edges, lhs.missingInputs)
-      == (rhs.context, rhs.nodes, rhs.edges, rhs.missingInputs)
+    (lhs.context, lhs.nodes, lhs.edges, lhs.missingInputs, lhs.modules)
+      == (rhs.context, rhs.nodes, rhs.edges, rhs.missingInputs, rhs.modules)
   }
 
   /// Hashes the graph's context, nodes and edges.
@@ -418,6 +436,7 @@ private struct ScopeTree {
 }
 
 extension KeyType {
-  /// Whether the key is a collection's list of members, which the graph leaves out.
-  var isMembersMarker: Bool { type is any MembersMarker.Type }
+  /// Whether the key is a collection's list of members or a container's list of modules, which
+  /// the graph leaves out.
+  var isMembersMarker: Bool { type is any InternalMarker.Type }
 }

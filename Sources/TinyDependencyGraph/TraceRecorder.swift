@@ -16,6 +16,8 @@ final class TraceRecorder: DependencyObserver {
     var isDone = false
     /// Set once the trace's `configure` returned; the stall timeout counts from there.
     var isConfigured = false
+    /// The container as `configure` left it: what was contributed and registered there.
+    var configured: DependencyValues?
     var cycles: [[KeyType]] = []
     var missingInputs: [KeyType] = []
     var builds: [(key: KeyType, reads: [KeyType])] = []
@@ -107,10 +109,16 @@ final class TraceRecorder: DependencyObserver {
   }
 
   /// Marks the trace's `configure` finished.
-  func finishConfiguring() {
-    state.withLock { $0.isConfigured = true }
+  func finishConfiguring(_ values: DependencyValues) {
+    state.withLock {
+      $0.isConfigured = true
+      $0.configured = values
+    }
     state.broadcast()
   }
+
+  /// The container as the trace's `configure` left it, once it returned.
+  var configured: DependencyValues? { state.withLock { $0.configured } }
 
   /// Marks the traced resolution finished.
   func finish() {

@@ -1,4 +1,6 @@
 // The threads a trace runs on: the graph's only calls into the operating system.
+import TinyDependency
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -21,8 +23,14 @@ enum TraceThreads {
     guard pthread_getspecific(tracingThreadKey) != nil else {
       while true { sleep(3_600) }
     }
+    running.withLock { $0 -= 1 }
     pthread_exit(nil)
   }
+
+  /// How many threads ``runOnNewThread(_:)`` started have not yet ended: each is counted out
+  /// when its body returns or when it parks. What a test of parking reads, as the process's
+  /// own thread count also moves with every test running beside it.
+  static let running = Locked(0)
 
   /// Set on the threads ``runOnNewThread(_:)`` starts.
   fileprivate static let tracingThreadKey: pthread_key_t = {
@@ -40,6 +48,7 @@ enum TraceThreads {
       init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
     let context = Unmanaged.passRetained(Context(body)).toOpaque()
+    running.withLock { $0 += 1 }
     #if canImport(Darwin)
       var thread: pthread_t?
     #else
@@ -56,6 +65,7 @@ enum TraceThreads {
         #endif
         _ = pthread_setspecific(TraceThreads.tracingThreadKey, UnsafeRawPointer(bitPattern: 1))
         context.body()
+        TraceThreads.running.withLock { $0 -= 1 }
         return nil
       },
       context

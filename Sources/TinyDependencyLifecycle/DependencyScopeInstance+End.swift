@@ -118,11 +118,15 @@ extension DependencyValues {
     return endScopeInstance(inProgress: &inProgress) { children, below in
       // Nothing prepared, nothing to shut down, nothing inside: retire its values and be done.
       let own = values.ownBuiltValues
-      if children.isEmpty, Lifecycle.existing(values) == nil,
-        !(own + below.joined()).contains(where: { $0.anyValue is any DependencyShutdown })
+      // No concatenation, no flattening: each costs generic metadata lookups on every end.
+      func needsShutdown(_ built: [BuiltValue]) -> Bool {
+        built.contains { $0.anyValue is any DependencyShutdown }
+      }
+      if children.isEmpty, Lifecycle.existing(values) == nil, !needsShutdown(own),
+        !below.contains(where: needsShutdown)
       {
         if !own.isEmpty { values.retire(Set(own.map(\.key.id))) }
-        for value in below.joined() { value.endLifetime() }
+        for group in below { for value in group { value.endLifetime() } }
         return ScopeEnding.nothingToShutDown
       }
       return ScopeEnding(task: Task { try await values.end(children, below: below) })

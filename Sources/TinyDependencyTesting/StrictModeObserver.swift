@@ -32,19 +32,17 @@ final class StrictModeObserver: DependencyObserver {
 
   func attachment<T: AnyObject & Sendable>(_ make: () -> T) -> T? { base?.attachment(make) }
 
-  func stop(cycle keys: [any DependencyKey.Type]) -> Never {
-    guard let base else { stopWithMessage("TinyDependency: strict mode traces no cycle") }
-    base.stop(cycle: keys)
-  }
+  func stop(cycle keys: [any DependencyKey.Type]) -> Never { traced.stop(cycle: keys) }
 
-  func stop(liveFallback key: any DependencyKey.Type) -> Never {
-    guard let base else { stopWithMessage("TinyDependency: strict mode traces no fallback") }
-    base.stop(liveFallback: key)
-  }
+  func stop(liveFallback key: any DependencyKey.Type) -> Never { traced.stop(liveFallback: key) }
 
-  func stop(missingInput key: any DependencyKey.Type) -> Never {
-    guard let base else { stopWithMessage("TinyDependency: strict mode traces no input") }
-    base.stop(missingInput: key)
+  func stop(missingInput key: any DependencyKey.Type) -> Never { traced.stop(missingInput: key) }
+
+  /// The observer that traces, which the core asks to stop only when `tracesStops` says so:
+  /// strict mode traces nothing of its own.
+  private var traced: any DependencyObserver {
+    guard let base else { stopWithMessage("TinyDependency: strict mode traces no stops") }
+    return base
   }
 }
 

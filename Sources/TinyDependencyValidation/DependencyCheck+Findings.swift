@@ -21,6 +21,7 @@ extension DependencyCheck {
     { unsetInputs(in: $0.traced.graph) },
     { stalledKeys($0.traced) },
     { captiveDependencies($0.keys, in: $0.traced.graph) },
+    { collectionFindings($0.keys, traced: $0.traced) },
     { input in input.preview.map { missingPreviewValues(input.keys, preview: $0) } ?? [] },
   ]
 

@@ -55,6 +55,12 @@ public struct DependencyFinding: Sendable, Hashable, Comparable, CustomStringCon
     case stalled = "stalled"
     /// A value that lives longer reads a key of a shorter scope (`.scoped`), holding it captive.
     case captiveDependency = "captive dependency"
+    /// A collection or a map that no member was contributed to, and that doesn't allow it.
+    case emptyCollection = "empty collection"
+    /// Two members of one map (`DependencyMapKey`) with the same map key.
+    case duplicateMapKey = "duplicate map key"
+    /// A member (`DependencyContribution`) that nothing contributed to its collection.
+    case uncontributedMember = "uncontributed member"
 
     /// The kind's name, as the report shows it.
     public var description: String { rawValue }

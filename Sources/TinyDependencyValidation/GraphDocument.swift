@@ -10,8 +10,10 @@ internal import TinyDependencyGraph
 /// {
 ///   "schemaVersion": 1,
 ///   "context": "test",
+///   "modules": ["AppModule", "SearchModule"],
 ///   "nodes": [
-///     {"key": "CartKey", "valueType": "Cart", "lifetime": "shared", "ownValues": ["preview", "test"]}
+///     {"key": "CartKey", "valueType": "Cart", "lifetime": "shared", "ownValues": ["preview", "test"]},
+///     {"key": "SearchPluginKey", "valueType": "Plugin", "lifetime": "shared", "ownValues": ["test"], "collection": "member of PluginsKey", "module": "SearchModule"}
 ///   ],
 ///   "edges": [
 ///     {"from": "CartKey", "to": "APIClientKey"}
@@ -26,6 +28,11 @@ internal import TinyDependencyGraph
 /// own (elsewhere it gets its `defaultValue`); a context whose trace never reached the key is
 /// left out. With `--runtime-graph`, a last list `runtimeOnlyEdges` holds the edges a live run
 /// recorded that the trace lacks. A reader ignores members it doesn't know.
+///
+/// Members added in version 1 since it was first written (an older reader ignores them, and a
+/// file without them reads as a graph without collections): `modules`, the modules registered
+/// where the graph was traced, present when there are some; a node's `collection` (`collection`,
+/// `map` or `member of PluginsKey`) and `module` (the module that contributed a member).
 struct GraphDocument {
   static let schemaVersion = 1
 
@@ -85,7 +92,9 @@ struct GraphDocument {
     }
     let nodes = graph.nodes.map { node in
       "{\"key\": \(string(node.name)), \"valueType\": \(string(node.valueTypeName)), "
-        + "\"lifetime\": \(string("\(node.lifetime)")), \"ownValues\": \(strings(ownValues(node)))}"
+        + "\"lifetime\": \(string("\(node.lifetime)")), \"ownValues\": \(strings(ownValues(node)))"
+        + (node.collectionPart.map { ", \"collection\": \(string($0))" } ?? "")
+        + (node.module.map { ", \"module\": \(string($0))" } ?? "") + "}"
     }
     let edges = graph.edges.map { edge in
       "{\"from\": \(string(edge.from.name)), \"to\": \(string(edge.to.name))}"
@@ -99,6 +108,9 @@ struct GraphDocument {
       "{",
       "  \"schemaVersion\": \(Self.schemaVersion),",
       "  \"context\": \(string("\(graph.context)")),",
+    ]
+    if !graph.modules.isEmpty { lines.append("  \"modules\": \(strings(graph.modules)),") }
+    lines += [
       list("nodes", nodes),
       list("edges", edges),
     ]
@@ -127,6 +139,7 @@ struct GraphDocument {
     var schemaVersion: Int
     /// Each node's key, with its other members as one line.
     var nodes: [String: String]
+    var modules: [String]
     var edges: [Edge]
     var findings: [String]
   }
@@ -154,7 +167,13 @@ struct GraphDocument {
       guard case .array(let items)? = value else { return [] }
       return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
     }
-    var parsed = Parsed(schemaVersion: Int(version), nodes: [:], edges: [], findings: [])
+    var parsed = Parsed(
+      schemaVersion: Int(version),
+      nodes: [:],
+      modules: strings(members["modules"]),
+      edges: [],
+      findings: []
+    )
     if case .array(let nodes)? = members["nodes"] {
       for case .object(let node) in nodes {
         guard case .string(let key)? = node["key"] else { continue }
@@ -162,6 +181,8 @@ struct GraphDocument {
         if case .string(let type)? = node["valueType"] { details.append("value \(type)") }
         if case .string(let lifetime)? = node["lifetime"] { details.append(lifetime) }
         details.append("own values: " + strings(node["ownValues"]).joined(separator: ", "))
+        if case .string(let part)? = node["collection"] { details.append(part) }
+        if case .string(let module)? = node["module"] { details.append("from \(module)") }
         parsed.nodes[key] = details.joined(separator: "; ")
       }
     }
@@ -195,6 +216,10 @@ struct GraphDocument {
         "~ schema version \(committed.schemaVersion) -> \(current.schemaVersion)"
       )
     }
+    let modulesBefore = Set(committed.modules)
+    let modulesAfter = Set(current.modules)
+    lines += modulesAfter.subtracting(modulesBefore).sorted().map { "+ module \($0)" }
+    lines += modulesBefore.subtracting(modulesAfter).sorted().map { "- module \($0)" }
     let before = Set(committed.edges)
     let after = Set(current.edges)
     lines += after.subtracting(before).sorted().map { "+ edge \($0.from) -> \($0.to)" }

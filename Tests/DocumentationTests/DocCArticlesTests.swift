@@ -15,6 +15,7 @@ struct DocCArticlesTests {
     "Sources/TinyDependencyLifecycle/TinyDependencyLifecycle.docc",
     "Sources/TinyDependencyCollections/TinyDependencyCollections.docc",
     "Sources/TinyDependencyFactories/TinyDependencyFactories.docc",
+    "Sources/TinyDependencySwiftUI/TinyDependencySwiftUI.docc",
   ]
 
   /// The compiled copies of the catalogs' code blocks, one file per article or two.
@@ -34,6 +35,8 @@ struct DocCArticlesTests {
     "GuideExamples+Sessions.swift",
     // Reference material that README.md showed before it became a front door.
     "ReadmeExamples.swift",
+    // The SwiftUI product's, compiled in its own test target (against the stand-in on Linux).
+    DocumentationTests.swiftUIExamples,
   ]
 
   /// The Markdown files of a catalog, relative to the package root, sorted.

@@ -81,6 +81,9 @@ struct DocumentationTests {
   /// to main-actor isolation (built by DefaultMainActorIsolationTests).
   static let mainActorApp = "../Fixtures/MainActorApp/Sources/App/App.swift"
 
+  /// The SwiftUI examples, compiled by the SwiftUI product's test target.
+  static let swiftUIExamples = "../TinyDependencySwiftUITests/DocumentationExamples.swift"
+
   /// The compiled copies of Examples.md's blocks, in the order of its sections.
   static let guideExamples = [
     "GuideExamples+Services.swift",
@@ -91,6 +94,13 @@ struct DocumentationTests {
     "GuideExamples+Builtins.swift",
     "GuideExamples+Factories.swift",
     "GuideExamples+Sessions.swift",
+    swiftUIExamples,
+    // Section 18 shows the example app's own code, compiled as its target.
+    "../../Sources/TinyDependencyExample/Exporters.swift",
+    "../../Sources/TinyDependencyExample/MarkdownExport.swift",
+    "../../Sources/TinyDependencyExample/ExampleApp.swift",
+    "../../Sources/TinyDependencyExampleMain/main.swift",
+    "GuideExamples+Plugins.swift",
   ]
 
   @Test(arguments: [

@@ -171,6 +171,53 @@ struct TestClockTests {
     await task.value
   }
 
+  /// A run that gives up ends the sleeps still waiting with `CancellationError`: a test that
+  /// then awaits the sleeping task finishes (and fails) instead of hanging.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  @Test func aRunThatTimesOutEndsTheSleepsStillWaiting() async {
+    let clock = TestClock()
+    let first = Task { try await clock.sleep(for: .seconds(1)) }
+    let second = Task { () -> String in
+      do {
+        try await clock.sleep(for: .seconds(2))
+        return "woke"
+      } catch {
+        return Task.isCancelled ? "task cancelled" : "\(type(of: error)) from the clock"
+      }
+    }
+    await clock.waitForSleepers(2)
+    await withKnownIssue {
+      await clock.run(timeout: .zero)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("1 sleep is still waiting after") }
+    }
+    let stillSleeping = await (try? clock.checkSuspension()) == nil
+    #expect(!stillSleeping)
+    if stillSleeping {  // So that the test ends when it fails.
+      first.cancel()
+      second.cancel()
+    }
+    #expect((try? await first.value) != nil)
+    #expect(await second.value == "CancellationError from the clock")
+    #expect(clock.now == .init(offset: .seconds(1)))
+  }
+
+  /// However starved the machine, a run moves time to the first sleep's deadline before it
+  /// gives up: a countdown's last second passes even with a timeout of zero.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  @Test func aRunMovesTimeOnceBeforeItGivesUp() async throws {
+    let clock = TestClock()
+    let task = Task { try await clock.sleep(for: .seconds(1)) }
+    await clock.waitForSleepers(1)
+    await clock.run(timeout: .zero)
+    if (try? await clock.checkSuspension()) == nil {  // So that the test ends when it fails.
+      Issue.record("the sleep is still waiting")
+      task.cancel()
+    }
+    try await task.value
+    #expect(clock.now == .init(offset: .seconds(1)))
+  }
+
   @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func checkSuspensionThrowsWhileATaskSleeps() async throws {
     let clock = TestClock()

@@ -3,7 +3,7 @@ import TinyDependency
 import TinyDependencyCollections
 import TinyDependencyGraph
 
-@Suite("A graph shows a collection reading its members, and no marker of its own")
+@Suite("A graph shows a collection reading its members, the modules, and no marker of its own")
 struct CollectionGraphTests {
   @Test func aContainersGraphListsMembersUnderTheirCollection() {
     var values = DependencyValues(context: .test)
@@ -15,7 +15,10 @@ struct CollectionGraphTests {
       text.contains("PluginsKey (shared, collection)\n  -> SearchPluginKey\n  -> SharePluginKey"),
       "\(text)"
     )
-    #expect(text.contains("SearchPluginKey (shared, member of PluginsKey)"), "\(text)")
+    #expect(
+      text.contains("SearchPluginKey (shared, member of PluginsKey from SearchModule)"),
+      "\(text)"
+    )
   }
 
   @Test func aTraceHasAnEdgeFromTheCollectionToEachMember() {
@@ -36,5 +39,40 @@ struct CollectionGraphTests {
     #expect(
       graph.cycles.map { $0.map(\.name) } == [["CyclicCollectionKey", "SelfReadingMemberKey"]]
     )
+  }
+
+  @Test func aTraceNamesTheModulesInEveryRendering() {
+    let graph = DependencyGraph.trace([PluginsKey.self]) { $0.register(AppModule.self) }
+    #expect(graph.modules == ["AppModule", "SearchModule", "ShareModule"])
+    #expect(graph.text.contains("Modules: AppModule, SearchModule, ShareModule\n"), "\(graph.text)")
+    #expect(
+      graph.text.contains("SearchPluginKey (shared, member of PluginsKey from SearchModule)"),
+      "\(graph.text)"
+    )
+    #expect(
+      graph.mermaid.contains("SharePluginKey (shared, member of PluginsKey from ShareModule)")
+    )
+    #expect(
+      graph.dot.contains("label=\"test context; modules: AppModule, SearchModule, ShareModule\"")
+    )
+    #expect(graph.dot.contains("SearchPluginKey\\nshared, member of PluginsKey from SearchModule"))
+  }
+
+  @Test func aContainersGraphNamesItsModulesAndAMemberContributedDirectlyNamesNone() {
+    var values = DependencyValues(context: .test)
+    values.register(SearchModule.self)
+    values.contribute(SharePluginKey.self)
+    _ = values.plugins
+    let graph = values.graph
+    #expect(graph.modules == ["SearchModule"])
+    #expect(graph.text.contains("SharePluginKey (shared, member of PluginsKey)\n"), "\(graph.text)")
+    #expect(graph.text.contains("SearchPluginKey (shared, member of PluginsKey from SearchModule)"))
+  }
+
+  @Test func aGraphWithoutModulesSaysNothingOfThem() {
+    let graph = DependencyGraph.trace([PluginsKey.self]) { $0.contribute(SearchPluginKey.self) }
+    #expect(graph.modules.isEmpty)
+    #expect(!graph.text.contains("Modules"))
+    #expect(graph.dot.contains("label=\"test context\";"))
   }
 }

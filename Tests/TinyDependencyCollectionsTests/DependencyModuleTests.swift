@@ -72,3 +72,62 @@ struct DependencyModuleTests {
     }
   }
 }
+
+/// A module that reads the collection it contributes to, in its own registration.
+enum ReadingModule: DependencyModule {
+  static func register(_ values: inout DependencyValues) {
+    values.contribute(SearchPluginKey.self)
+    _ = values.plugins
+  }
+}
+
+/// A module that contributes one member twice.
+enum TwiceModule: DependencyModule {
+  static func register(_ values: inout DependencyValues) {
+    values.contribute(SearchPluginKey.self)
+    values.contribute(SharePluginKey.self)
+    values.contribute(SearchPluginKey.self)
+  }
+}
+
+@Suite("A module's contributions are written once, when its registration returns")
+struct DependencyModuleBatchTests {
+  @Test func aModuleThatReadsItsCollectionWhileRegisteringIsToldAndTheReadStands() {
+    var values = DependencyValues(context: .test)
+    withKnownIssue {
+      values.register(ReadingModule.self)
+    } matching: { issue in
+      // The read finds no member yet; then the member comes after the read.
+      issue.comments.contains {
+        $0.rawValue.contains("PluginsKey is a collection with no member")
+          || $0.rawValue.contains("contribute(SearchPluginKey.self) came after PluginsKey was read")
+      }
+    }
+    #expect(values.registeredModuleNames == ["ReadingModule"])
+  }
+
+  @Test func aMemberAModuleContributesTwiceIsKeptOnceInItsFirstPlace() {
+    var values = DependencyValues(context: .test)
+    withKnownIssue {
+      values.register(TwiceModule.self)
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue.contains(
+          "SearchPluginKey was contributed to PluginsKey twice (first by TwiceModule)"
+        )
+      }
+    }
+    #expect(names(values.plugins) == ["test search", "test share"])
+  }
+
+  @Test func aNestedModulesMembersNameTheirOwnModule() {
+    var values = DependencyValues(context: .test)
+    values.register(AppModule.self)
+    withKnownIssue {
+      values.contribute(SharePluginKey.self)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("twice (first by ShareModule)") }
+    }
+    #expect(names(values.plugins) == ["test search", "test share"])
+  }
+}

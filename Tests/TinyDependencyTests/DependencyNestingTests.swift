@@ -24,7 +24,8 @@ enum NestDepth {
   nonisolated(unsafe) static var target = 0
 }
 
-@Suite("Builds nested deeper than any graph stop with where the chain starts")
+// Serialized: its tests set the depth the chain builds to, one process-wide value.
+@Suite("Builds nested deeper than any graph stop with where the chain starts", .serialized)
 struct DependencyNestingTests {
   @Test func aChainAsDeepAsRealGraphsBuilds() {
     // A test of its own process state: the depth is only read by the key's builds below.

@@ -57,16 +57,16 @@ struct KeptContainerTests {
     #expect(root[KeptReaderKey.self] === built)
   }
 
-  /// A build that keeps nothing leaves its binding to the thread's next build: that build still
-  /// tells that it kept its container, and the binding it kept is never handed out again.
-  @Test func aBindingLeftByAnEarlierBuildStillTellsAKeptContainer() {
+  /// Builds one after another on a thread, some keeping their container and some not: each
+  /// tells its own, and a binding one of them kept is never handed to a later build.
+  @Test func aBuildAfterOneThatKeptNothingStillTellsAKeptContainer() {
     let root = DependencyValues(context: .default)
     for round in 1...3 {
       var nested = root
       nested[KeptInputKey.self] = round
-      // A build that keeps nothing: its binding becomes the thread's spare.
+      // A build that keeps nothing.
       _ = nested[KeptReaderKey.self]
-      // The next build takes the spare and keeps it, with the nested scope.
+      // The next build keeps its binding, with the nested scope.
       let holder = nested[KeptHolderKey.self]
       #expect(holder.input == round)
       // More builds on this thread: none may reuse the binding the holder kept.
@@ -80,7 +80,7 @@ struct KeptContainerTests {
   }
 
   /// Builds nested on one thread: the inner one keeps its container, the outer one does not.
-  /// Only the outer binding is left over; the inner value stays in its scope.
+  /// The inner value stays in its scope.
   @Test func anInnerBuildThatKeepsItsContainerIsToldApartFromTheOuterOne() {
     let root = DependencyValues(context: .default)
     var nested = root
@@ -93,8 +93,8 @@ struct KeptContainerTests {
     #expect(other[KeptHolderKey.self].input == 0)
   }
 
-  /// Many threads each make first reads and exit: each leaves a spare binding behind, released
-  /// with its thread (`.ci/run` runs this suite under ASan and TSan).
+  /// Many threads each make first reads and exit: each leaves its record of builds behind,
+  /// released with its thread (`.ci/run` runs this suite under ASan and TSan).
   @Test func threadsThatBuildAndExitEachReadTheirOwnValues() async {
     let root = DependencyValues(context: .default)
     let results = await withTaskGroup(of: Int.self) { group in

@@ -94,6 +94,14 @@ struct TodoStoreTests {
     #expect(result.standardOutput.contains("[x] Buy milk"))
     #expect(result.standardOutput.contains("1 open"))
     #expect(result.standardOutput.contains("LoggerKey (shared)\n  -> WallClockKey\n"))
+    // The plugins the entry point's modules contributed, in the order they were registered.
+    #expect(result.standardOutput.contains("Export as text:\nx Buy milk\n- Write the README\n"))
+    #expect(result.standardOutput.contains("- [x] Buy milk\n- [ ] Write the README\n"))
+    #expect(
+      result.standardOutput.contains(
+        "Modules: AppModule, PlainTextExportModule, MarkdownExportModule\n"
+      )
+    )
   }
 
   @Test func exampleRendersItsGraphAsMermaid() async throws {
@@ -104,7 +112,23 @@ struct TodoStoreTests {
     )
     #expect(
       result.standardOutput.hasSuffix(
-        "graph TD\n  n0[\"IDGeneratorKey (shared)\"]\n  n1[\"LoggerKey (shared)\"]\n  n2[\"TodoStoreKey (shared)\"]\n  n3[\"WallClockKey (shared)\"]\n  n2 --> n0\n  n2 --> n1\n  n2 --> n3\n"
+        """
+        graph TD
+          n0["IDGeneratorKey (shared)"]
+          n1["LoggerKey (shared)"]
+          n2["MarkdownExporterKey (shared, member of TodoExportersKey from MarkdownExportModule)"]
+          n3["PlainTextExporterKey (shared, member of TodoExportersKey from PlainTextExportModule)"]
+          n4["TodoExportersKey (shared, collection)"]
+          n5["TodoStoreKey (shared)"]
+          n6["WallClockKey (shared)"]
+          n2 --> n1
+          n4 --> n2
+          n4 --> n3
+          n5 --> n0
+          n5 --> n1
+          n5 --> n6
+
+        """
       )
     )
   }

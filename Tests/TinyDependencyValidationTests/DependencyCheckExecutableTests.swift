@@ -21,14 +21,19 @@ struct DependencyCheckExecutableTests {
   @Test func printsTheGraphAndExitsZero() async throws {
     let result = try await check([])
     #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardOutput.hasPrefix("Dependency graph, test context: 6 keys, 5 edges\n"))
+    #expect(
+      result.standardOutput.hasPrefix(
+        "Dependency graph, test context: 9 keys, 8 edges\n"
+          + "Modules: AppModule, PlainTextExportModule, MarkdownExportModule\n"
+      )
+    )
     #expect(result.standardOutput.contains("TodoStoreKey (shared)\n  -> IDGeneratorKey\n"))
   }
 
   @Test func theCommittedGraphIsUpToDate() async throws {
     let result = try await check(["--check", Self.committedGraph.path])
     #expect(result.status == 0, "\(result.standardOutput)")
-    #expect(result.standardOutput.hasSuffix("matches the traced graph: 6 keys, 5 edges\n"))
+    #expect(result.standardOutput.hasSuffix("matches the traced graph: 9 keys, 8 edges\n"))
   }
 
   @Test func aUsageErrorExitsTwo() async throws {

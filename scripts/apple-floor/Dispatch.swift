@@ -7,3 +7,12 @@ public final class DispatchQueue: @unchecked Sendable {
   public class func getSpecific<T>(key: DispatchSpecificKey<T>) -> T? { nil }
 }
 public struct DispatchTime: Sendable { public static func now() -> DispatchTime { DispatchTime() }; public var uptimeNanoseconds: UInt64 { 0 } }
+public enum DispatchTimeoutResult: Sendable { case success, timedOut }
+public final class DispatchSemaphore: @unchecked Sendable {
+  public init(value: Int) {}
+  public func signal() -> Int { 0 }
+  public func wait() {}
+  public func wait(timeout: DispatchTime) -> DispatchTimeoutResult { .success }
+}
+public enum DispatchTimeInterval: Sendable { case seconds(Int), milliseconds(Int), nanoseconds(Int) }
+public func + (time: DispatchTime, interval: DispatchTimeInterval) -> DispatchTime { time }

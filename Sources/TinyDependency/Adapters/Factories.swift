@@ -98,3 +98,32 @@ package enum FactoryReads {
     reads.withLock { $0[key.id] } ?? []
   }
 }
+
+/// The product a cached factory handed out last in a root container, with the container's
+/// number: a call in the same root with an equal argument takes it with one lock and no
+/// hashing. It refers to the product unowned: the root's table owns it, and only a call in that
+/// root, which keeps the table alive, follows the reference. Here, in the core, so that the
+/// current container and the lock are specialized: one call from the factories' module.
+@usableFromInline
+package final class LastHitMemo: Sendable {
+  private struct Slot {
+    var number: UInt64 = 0
+    var hit: Unmanaged<AnyObject>?
+  }
+
+  private let slot = Locked(Slot())
+
+  @usableFromInline package init() {}
+
+  /// The last hit, if it was made in the container current here (numbers start at 1).
+  @usableFromInline
+  package func hitInCurrentContainer() -> AnyObject? {
+    let number = DependencyValues.current.storage.serial
+    return slot.withLock { $0.number == number ? $0.hit?.takeUnretainedValue() : nil }
+  }
+
+  /// Refers to `hit`, which the table of the container numbered `number` keeps, as the last hit.
+  package func remember(_ hit: AnyObject, in number: UInt64) {
+    slot.withLock { $0 = Slot(number: number, hit: Unmanaged.passUnretained(hit)) }
+  }
+}

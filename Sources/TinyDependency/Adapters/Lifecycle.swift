@@ -202,28 +202,35 @@ extension DependencyValues {
     _ make: ([DependencyValues], [[BuiltValue]]) -> T
   ) -> T? {
     guard let instance = storage.instance else { return nil }
-    // Under the spin lock: a mark and two swaps, nothing more.
-    var taken: (children: [DependencyValues], below: [ScopeInstance.BuiltBelow])?
-    let earlier: T? = instance.withState { state in
-      if let ending = state.ending { return ending as? T }
+    // Under the spin lock: a mark and two swaps, nothing more. Not a tuple: a tuple of these
+    // types costs a metadata lookup at each end.
+    var (first, children, below) = (false, [DependencyValues](), [ScopeInstance.BuiltBelow]())
+    // The closure returns an existential, not `T?`: `Optional<T>` has no metadata until run
+    // time, and looking it up would cost more than the rest of the end.
+    let earlier = instance.withState { state -> (any AnyObject & Sendable)? in
+      if let ending = state.ending { return ending }
       if !state.ended {
-        state.ended = true
-        taken = (state.children, state.builtBelow)
+        (state.ended, first) = (true, true)
+        children = state.children
+        below = state.builtBelow
         (state.children, state.builtBelow) = ([], [])
       }
       return nil
     }
-    if let earlier { return earlier }
-    guard let taken else {
+    if let earlier { return earlier as? T }
+    guard first else {
       inProgress = true
       return nil
     }
-    var below: [UInt64: (depth: Int, values: [BuiltValue])] = [:]
-    for (depth, serial, value) in taken.below {
-      below[serial, default: (depth, [])].values.append(value)
+    var groups: [[BuiltValue]] = []
+    if !below.isEmpty {
+      var bySerial: [UInt64: (depth: Int, values: [BuiltValue])] = [:]
+      for built in below {
+        bySerial[built.serial, default: (built.depth, [])].values.append(built.value)
+      }
+      groups = bySerial.values.sorted { $0.depth > $1.depth }.map(\.values)
     }
-    let groups = below.values.sorted { $0.depth > $1.depth }.map(\.values)
-    let made = make(taken.children.reversed(), groups)
+    let made = make(children.reversed(), groups)
     instance.withState { $0.ending = made }
     instance.parent?.withState { $0.children.removeAll { $0.storage === storage } }
     return made

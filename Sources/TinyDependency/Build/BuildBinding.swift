@@ -8,27 +8,12 @@
 /// A frame could not tell this itself: the storage's entries and the threads waiting for the
 /// build hold it too.
 ///
-/// A binding nothing kept is the thread's spare for its next build, so that a first read
-/// allocates the box and the frame and nothing else (`allocations.firstRead`).
+/// Each build makes a new one, never reused: a task the build started may read it on another
+/// thread, ordered with the build's end only by reference counts, which a thread sanitizer does
+/// not see. So a first read allocates the box, the frame and this (`allocations.firstRead`).
 @usableFromInline
-final class BuildBinding: @unchecked Sendable {
-  // `@unchecked Sendable`: `frame` is written only while no container holds the binding (when
-  // it is made, and when it is the calling thread's spare).
-  private(set) var frame: BuildFrame?
+final class BuildBinding: Sendable {
+  let frame: BuildFrame
 
   init(_ frame: BuildFrame) { self.frame = frame }
-
-  /// A binding for `frame`: the spare of `thread` (the calling thread's record), or a new one.
-  static func make(for frame: BuildFrame, on thread: ThreadBuilds) -> BuildBinding {
-    guard let binding = thread.spare else { return BuildBinding(frame) }
-    thread.spare = nil
-    binding.frame = frame
-    return binding
-  }
-
-  /// Keeps `binding`, which nothing else holds any more, as the spare of `thread`.
-  static func recycle(_ binding: BuildBinding, on thread: ThreadBuilds) {
-    binding.frame = nil
-    if thread.spare == nil { thread.spare = binding }
-  }
 }

@@ -32,14 +32,12 @@ extension BuildFrame {
   }
 }
 
-/// What a thread keeps of the builds it runs: the innermost one, and the binding its last build
-/// left because nothing kept it. Made on the thread's first build, released when it exits; only
-/// its own thread touches it, so a build sets no thread-specific value, it writes these fields.
+/// What a thread keeps of the builds it runs: the innermost one. Made on the thread's first
+/// build, released when it exits; only its own thread touches it, so a build sets no
+/// thread-specific value, it writes this field.
 final class ThreadBuilds {
   /// The innermost build running on this thread, unretained: it is alive while it runs.
   unowned(unsafe) var innermost: BuildFrame?
-  /// A binding for the next build (`BuildBinding`).
-  var spare: BuildBinding?
 
   private static let slot = SystemInterface.ThreadSlot(releasingOnExit: true)
 

@@ -179,19 +179,14 @@ extension DependencyStorage {
     }
     // Only the containers this build's code sees hold `binding`: one still held once the build
     // ended was kept by the value (or by work it started), with this scope (`BuildBinding`).
-    let thread = ThreadBuilds.current
-    var binding = BuildBinding.make(for: frame, on: thread)
+    var binding = BuildBinding(frame)
     let context = self.context
-    let box: AnyBox = frame.runAsInnermost(on: thread) {
+    let box: AnyBox = frame.runAsInnermost(on: ThreadBuilds.current) {
       var scoped = values
       scoped.binding = binding
       return scoped.bind { Key.boxedValue(for: context) }
     }
-    if isKnownUniquelyReferenced(&binding) {
-      BuildBinding.recycle(binding, on: thread)
-    } else {
-      frame.noteCapture(.escapedScope)
-    }
+    if !isKnownUniquelyReferenced(&binding) { frame.noteCapture(.escapedScope) }
     let trace = frame.finish()
     if trace.fellBack && context == .test, let observer {
       let readers = values.frame?.activeReaderChain.map(\.keyType) ?? []

@@ -23,8 +23,13 @@ extension DependencyScope {
 /// `@unchecked Sendable`: the scope and parent are immutable; `state` is only touched inside
 /// `lock.withLock` (``withState(_:)``), beside its lock so that the instance is one allocation.
 final class ScopeInstance: @unchecked Sendable {
-  /// A value of the instance's scope built in a storage below it, with that storage's depth.
-  typealias BuiltBelow = (depth: Int, serial: UInt64, value: BuiltValue)
+  /// A value of the instance's scope built in a storage below it, with that storage's depth (a
+  /// struct: a tuple's metadata is looked up at run time, on every end).
+  struct BuiltBelow {
+    let depth: Int
+    let serial: UInt64
+    let value: BuiltValue
+  }
 
   struct State {
     var ended = false
@@ -96,7 +101,9 @@ final class ScopeInstance: @unchecked Sendable {
     // Ended, but its outcome still being made (a few instructions, outside the lock): ask again.
     while withState({ state in
       guard state.ended else {
-        if below { state.builtBelow.append((depth, storage.serial, built)) }
+        if below {
+          state.builtBelow.append(BuiltBelow(depth: depth, serial: storage.serial, value: built))
+        }
         return false
       }
       (ended, ending) = (true, state.ending)

@@ -9,12 +9,15 @@ enum Members {
     let values = DependencyValues.current
     let list = values[CollectionMembers<Collection>.self]
     if list.members.isEmpty && !Collection.allowsEmpty {
-      stopOrRecord(emptyMessage(Collection.self, context: values.context))
+      // A trace (the graph's, the checks') goes on: the checks report it as a finding.
+      if !values.isTraced { stopOrRecord(emptyMessage(Collection.self, context: values.context)) }
       return []
     }
     var elements: [Collection.Element] = []
     elements.reserveCapacity(list.members.count)
-    for member in list.members { elements.append(member.read(values)) }
+    for member in list.members {
+      elements.append(read(member.key, as: Collection.Element.self, in: values))
+    }
     return elements
   }
 
@@ -24,23 +27,46 @@ enum Members {
     let values = DependencyValues.current
     let list = values[MapMembers<Map>.self]
     if list.members.isEmpty && !Map.allowsEmpty {
-      stopOrRecord(emptyMessage(Map.self, context: values.context))
+      if !values.isTraced { stopOrRecord(emptyMessage(Map.self, context: values.context)) }
       return [:]
     }
-    var first: [Map.MapKey: String] = [:]
-    var kept: [MemberList<Map.MapKey, Map.Element>.Member] = []
+    // Every map key first, so that a duplicate is found before any member is built.
+    var first: [Map.MapKey: any DependencyKey.Type] = [:]
+    var kept: [(mapKey: Map.MapKey, key: any DependencyKey.Type)] = []
     for member in list.members {
-      if let earlier = first[member.tag] {
-        stopOrRecord(duplicateMessage(Map.self, mapKey: member.tag, earlier, member.name))
+      // `contribute` made it from the member's `Map.MapKey`.
+      let mapKey = member.mapKey as! Map.MapKey
+      if let earlier = first[mapKey] {
+        if !values.isTraced {
+          let earlierName = _typeName(earlier, qualified: false)
+          stopOrRecord(duplicateMessage(Map.self, mapKey: mapKey, earlierName, member.name))
+        }
         continue
       }
-      first[member.tag] = member.name
-      kept.append(member)
+      first[mapKey] = member.key
+      kept.append((mapKey, member.key))
     }
     var entries: [Map.MapKey: Map.Element] = [:]
     entries.reserveCapacity(kept.count)
-    for member in kept { entries[member.tag] = member.read(values) }
+    for member in kept {
+      entries[member.mapKey] = read(member.key, as: Map.Element.self, in: values)
+    }
     return entries
+  }
+
+  /// The value of `key` in `values`, read as the key it is: a member, whose `Value` is
+  /// `Element` (its collection's, which `contribute` requires).
+  static func read<Element>(
+    _ key: any DependencyKey.Type,
+    as _: Element.Type,
+    in values: DependencyValues
+  ) -> Element {
+    func value<Key: DependencyKey>(_ key: Key.Type) -> Element {
+      let value = values[key]
+      // The same type: a member's `Value` is its collection's `Element`.
+      return unsafeBitCast(value, to: Element.self)
+    }
+    return value(key)
   }
 
   static func emptyMessage(_ key: any DependencyKey.Type, context: DependencyContext) -> String {
@@ -78,6 +104,9 @@ func stopOrRecord(_ message: String) {
 }
 
 extension DependencyValues {
+  /// Whether a trace (a graph's, a check's) reads this container: it reports what it finds.
+  var isTraced: Bool { observer?.tracesStops ?? false }
+
   /// The value of a layer's marker key here, set or shared from around, without building it.
   func markerValue<Marker: DependencyKey>(_ marker: Marker.Type) -> Marker.Value {
     let found = overriddenValue(of: marker) ?? existingValue(of: marker)
@@ -85,41 +114,26 @@ extension DependencyValues {
   }
 
   /// Adds `member` to the list `marker` holds for `owner`, unless `owner` was read here or the
-  /// member is there already; either is reported at `site`.
-  mutating func add<Marker: DependencyKey, Tag: Sendable, Element: Sendable>(
-    _ member: MemberList<Tag, Element>.Member,
-    to marker: Marker.Type,
+  /// member is there already; either is reported at `site`. Inside a module's `registration` the
+  /// member is kept aside, and the list written once when the outermost module returns; the
+  /// marker's type is made only when the list is first read.
+  mutating func add(
+    _ member: MemberList.Member,
+    to marker: @autoclosure () -> any MemberListMarker.Type,
     of owner: any DependencyKey.Type,
-    at site: SourceSite
-  ) where Marker.Value == MemberList<Tag, Element> {
-    let ownerName = _typeName(owner, qualified: false)
-    if existingValue(of: owner) != nil {
-      IssueReporter.report(
-        """
-        contribute(\(member.name).self) came after \(ownerName) was read in this container, so \
-        it was not applied: a value already handed out never changes. Fix: contribute members \
-        before anything reads \(ownerName): in a module that the entry point registers \
-        (`prepareDependencies { $0.register(AppModule.self) }`), on a server's root before it \
-        serves, or in a test's trait (`.dependencies { $0.register(…) }`).
-        """,
-        at: site
-      )
-      return
+    at site: SourceSite,
+    in registration: Registration?
+  ) {
+    if let registration {
+      return registration.add(member, to: marker, of: owner, at: site, in: self)
     }
+    if existingValue(of: owner) != nil { return reportLate(member.name, owner: owner, at: site) }
+    let marker = marker()
     var list = markerValue(marker)
     if let earlier = list.members.first(where: { $0.id == member.id }) {
-      let by = earlier.module.map { " by \($0)" } ?? ""
-      IssueReporter.report(
-        """
-        \(member.name) was contributed to \(ownerName) twice (first\(by)); it is kept once, \
-        in its first place. Fix: contribute it in one module, and register that module \
-        where the others need it (a module registered twice runs once).
-        """,
-        at: site
-      )
-      return
+      return reportTwice(member.name, owner: owner, by: earlier.moduleName, at: site)
     }
     list.members.append(member)
-    setInternalMarker(marker, list)
+    marker.set(list, in: &self)
   }
 }

@@ -14,6 +14,7 @@ let package = Package(
       name: "App",
       dependencies: [
         .product(name: "TinyDependency", package: rootFolder),
+        .product(name: "TinyDependencyCollections", package: rootFolder),
         .product(name: "TinyDependencyFactories", package: rootFolder),
         .product(name: "TinyDependencyLifecycle", package: rootFolder),
       ],
