@@ -3,6 +3,7 @@ import TinyDependency
 
 @testable import TinyDependencyGraph
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Suite("A tracing thread that met a problem ends instead of staying parked")
 struct TraceThreadsTests {
   @Test func tracingCyclesLeavesNoThreadBehind() async throws {
