@@ -75,10 +75,14 @@ for target in x86_64-apple-macos10.15 x86_64-apple-ios13.0-simulator; do
     swiftc -emit-module -module-name "$stub" "${flags[@]}" -swift-version 5 "scripts/apple-floor/$stub.swift" \
       -emit-module-path "$stubs/$stub.swiftmodule" 2>&1 | grep -v 'no such SDK\|sysroot' || true
   done
-  for module in TinyDependency TinyDependencyConcurrency TinyDependencyFace \
+  # The stand-in first: the core and the SwiftUI product are compiled with
+  # TINY_DEPENDENCY_SWIFTUI_STAND_IN, the code they compile where SwiftUI exists (the wrapper as
+  # a `DynamicProperty`, the environment key they share), against it.
+  for module in SwiftUIStandIn TinyDependency TinyDependencyConcurrency TinyDependencyFace \
     TinyDependencyCollections TinyDependencyFactories TinyDependencyGraph \
-    TinyDependencyLifecycle SwiftUIStandIn TinyDependencySwiftUI; do
+    TinyDependencyLifecycle TinyDependencySwiftUI; do
     output=$(cd "$sources/$module" && swiftc -emit-module -module-name "$module" "${flags[@]}" \
+      -D TINY_DEPENDENCY_SWIFTUI_STAND_IN \
       $(find . -name '*.swift' | LC_ALL=C sort) -emit-module-path "$modules/$module.swiftmodule" \
       2>&1 | grep -v 'no such SDK\|sysroot' || true)
     if grep -q 'error:' <<<"$output"; then

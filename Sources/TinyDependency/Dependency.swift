@@ -23,9 +23,16 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// applied to the container. One function for every form, so a read follows no enum.
   @usableFromInline
   let reader: @Sendable (DependencyValues) -> Value
-  /// The scope the wrapper was made in; nil for the process root, which adds nothing.
+  /// The scope the wrapper was made in; nil for the process root, which adds nothing. In a
+  /// SwiftUI view, the nearest `.dependencies` modifier's, set before each body
+  /// (Adapters/ViewScope.swift).
   @usableFromInline
-  let scope: WrapperScope?
+  var scope: WrapperScope?
+  /// The container of the nearest `.dependencies` modifier (TinyDependencySwiftUI), which
+  /// SwiftUI installs when the wrapper is stored in a view; empty where SwiftUI does not exist
+  /// (Platform/ViewEnvironment.swift), and read only in `update()`.
+  @usableFromInline
+  var viewEnvironment = ViewEnvironment.dependencies()
 
   /// Creates a dependency read through a key path value of ``DependencyValues``.
   ///

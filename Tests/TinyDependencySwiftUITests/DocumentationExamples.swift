@@ -80,6 +80,16 @@ struct QuietRootView: View {
 
 // MARK: - Reading the container in a view
 
+struct QuoteBanner: View {
+  @Dependency(\.quotes) private var quotes
+  @State private var quote = ""
+
+  var body: some View {
+    Text(quote)
+      .task { quote = (try? await quotes.quote()) ?? "" }
+  }
+}
+
 struct QuoteSource: View {
   @Environment(\.dependencies) private var dependencies
 

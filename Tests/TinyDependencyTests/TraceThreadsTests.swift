@@ -3,9 +3,9 @@ import TinyDependency
 
 @testable import TinyDependencyGraph
 
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Suite("A tracing thread that met a problem ends instead of staying parked")
 struct TraceThreadsTests {
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   @Test func tracingCyclesLeavesNoThreadBehind() async throws {
     for _ in 0..<40 {
       let graph = DependencyGraph.trace([FeedKey.self])

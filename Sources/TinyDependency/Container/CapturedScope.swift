@@ -227,9 +227,14 @@ struct WrapperScope: Sendable {
   static func current() -> WrapperScope? {
     guard
       let values = DependencyValues.bound
-        ?? (DependencyValues.process.routesUnboundReads ? UnboundRoots.unboundValues() : nil),
-      !values.storage.isProcessRoot
+        ?? (DependencyValues.process.routesUnboundReads ? UnboundRoots.unboundValues() : nil)
     else { return nil }
+    return made(in: values)
+  }
+
+  /// What a wrapper made in `values` keeps: nil at the process root.
+  static func made(in values: DependencyValues) -> WrapperScope? {
+    guard !values.storage.isProcessRoot else { return nil }
     values.storage.freeze()
     guard let capture = values.captureForBuild(.wrapper) else {
       return WrapperScope(serial: values.storage.serial, kept: values.storage)

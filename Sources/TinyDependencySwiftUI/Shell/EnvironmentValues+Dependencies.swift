@@ -27,15 +27,27 @@ extension EnvironmentValues {
     set { viewValues = newValue }
   }
 
-  /// The container the nearest modifier set; nil above every modifier.
-  private var viewValues: DependencyValues? {
-    get { self[DependenciesEnvironmentKey.self] }
-    set { self[DependenciesEnvironmentKey.self] = newValue }
-  }
+  #if canImport(SwiftUI) || TINY_DEPENDENCY_SWIFTUI_STAND_IN
+    /// The container the nearest modifier set; nil above every modifier. The core's key, which
+    /// a `@Dependency` stored in a view reads before each body.
+    private var viewValues: DependencyValues? {
+      get { tinyDependencyViewValues }
+      set { tinyDependencyViewValues = newValue }
+    }
+  #else
+    /// The container the nearest modifier set; nil above every modifier. (Where the core is
+    /// built without SwiftUI, as on Linux against the stand-in, a key of this product's own.)
+    private var viewValues: DependencyValues? {
+      get { self[DependenciesEnvironmentKey.self] }
+      set { self[DependenciesEnvironmentKey.self] = newValue }
+    }
+  #endif
 }
 
-/// The environment key behind `EnvironmentValues.dependencies`: nil above every
-/// modifier.
-private enum DependenciesEnvironmentKey: EnvironmentKey {
-  static var defaultValue: DependencyValues? { nil }
-}
+#if !(canImport(SwiftUI) || TINY_DEPENDENCY_SWIFTUI_STAND_IN)
+  /// The environment key behind `EnvironmentValues.dependencies`: nil above every
+  /// modifier.
+  private enum DependenciesEnvironmentKey: EnvironmentKey {
+    static var defaultValue: DependencyValues? { nil }
+  }
+#endif
