@@ -42,9 +42,12 @@ final class CapturedScope: @unchecked Sendable {
     var replacement: DependencyStorage?
   }
 
-  /// The ``DependencyStorage/serial`` of the captured scope: a scope's `captureCache` keeps
-  /// this capture's decision under it.
-  let serial: UInt64
+  /// What a scope's `captureCache` keeps this capture's decision under: the captured scope's
+  /// ``DependencyStorage/serial``, with ``weakKey`` set for a weak capture. The two captures of
+  /// one scope decide differently (a weak one reads other scopes through its replacement and
+  /// does not cache reading the scope itself), and what a strong one's decision points to lives
+  /// only as long as the scope, which a weak capture's wrappers do not keep.
+  let cacheKey: UInt64
   private unowned(unsafe) let strongStorage: DependencyStorage?
   private weak var weakStorage: DependencyStorage?
   /// For a weak capture: what rebuilds an equivalent storage.
@@ -58,9 +61,11 @@ final class CapturedScope: @unchecked Sendable {
 
   /// What a `captureCache` holds for a scope that reads from itself: no storage has this address.
   static let currentScope: UInt = 1
+  /// Set in the ``cacheKey`` of a weak capture: no serial reaches it.
+  static let weakKey: UInt64 = 1 << 63
 
   init(_ storage: DependencyStorage, strong: Bool) {
-    serial = storage.serial
+    cacheKey = strong ? storage.serial : storage.serial | Self.weakKey
     strongStorage = strong ? storage : nil
     // Only a weak capture refers to its storage weakly: a weak reference gives the storage a
     // side table, which makes every retain and release of it slower.
@@ -129,13 +134,15 @@ final class CapturedScope: @unchecked Sendable {
   private func remember(_ decision: Decision, in reading: DependencyStorage) {
     let target: DependencyStorage?
     switch decision {
-    case .current: return reading.captureCache.store(serial, Self.currentScope)
+    case .current: return reading.captureCache.store(cacheKey, Self.currentScope)
     // A weak capture's storage may go away: read it through `storage` each time.
     case .captured: target = strongStorage
     // `decisions` keeps it until `reading` goes away.
     case .combined(let combined): target = combined
     }
-    if let target { reading.captureCache.store(serial, UInt(bitPattern: ObjectIdentifier(target))) }
+    if let target {
+      reading.captureCache.store(cacheKey, UInt(bitPattern: ObjectIdentifier(target)))
+    }
   }
 
   /// Decides how to read in `reading` and keeps the decision while `reading` lives.
@@ -251,15 +258,20 @@ struct WrapperScope: Sendable {
   /// outside builds, its storage's capture, made on the first such read).
   @usableFromInline
   func values(readIn current: DependencyValues) -> DependencyValues {
-    if let cached = current.storage.captureCache.find(serial) {
+    // A weak capture's decisions are cached apart from the storage's (`CapturedScope.cacheKey`).
+    let isStorage = kept is DependencyStorage
+    let key = isStorage ? serial : serial | CapturedScope.weakKey
+    if let cached = current.storage.captureCache.find(key) {
       guard cached != CapturedScope.currentScope else { return current }
-      // What a cache points to lives as long as the scope it is kept by.
+      // What a cache points to lives as long as the scope it is kept by, or, under a storage's
+      // own key, as long as that storage, which this wrapper keeps.
       let found = Unmanaged<DependencyStorage>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!)
       return current.with(storage: found.takeUnretainedValue())
     }
-    guard let storage = kept as? DependencyStorage else {
+    guard isStorage else {
       return unsafeDowncast(kept, to: CapturedScope.self).effectiveValues(current: current)
     }
+    let storage = unsafeDowncast(kept, to: DependencyStorage.self)
     if current.storage.isProcessRoot { return current.with(storage: storage) }
     return storage.capture(building: false).effectiveValues(current: current)
   }
