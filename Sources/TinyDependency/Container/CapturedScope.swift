@@ -47,7 +47,7 @@ final class CapturedScope: @unchecked Sendable {
   /// one scope decide differently (a weak one reads other scopes through its replacement and
   /// does not cache reading the scope itself), and what a strong one's decision points to lives
   /// only as long as the scope, which a weak capture's wrappers do not keep.
-  let cacheKey: UInt64
+  let key: UInt64
   private unowned(unsafe) let strongStorage: DependencyStorage?
   private weak var weakStorage: DependencyStorage?
   /// For a weak capture: what rebuilds an equivalent storage.
@@ -61,11 +61,11 @@ final class CapturedScope: @unchecked Sendable {
 
   /// What a `captureCache` holds for a scope that reads from itself: no storage has this address.
   static let currentScope: UInt = 1
-  /// Set in the ``cacheKey`` of a weak capture: no serial reaches it.
+  /// Set in the ``key`` of a weak capture: no serial reaches it.
   static let weakKey: UInt64 = 1 << 63
 
   init(_ storage: DependencyStorage, strong: Bool) {
-    cacheKey = strong ? storage.serial : storage.serial | Self.weakKey
+    key = strong ? storage.serial : storage.serial | Self.weakKey
     strongStorage = strong ? storage : nil
     // Only a weak capture refers to its storage weakly: a weak reference gives the storage a
     // side table, which makes every retain and release of it slower.
@@ -134,15 +134,13 @@ final class CapturedScope: @unchecked Sendable {
   private func remember(_ decision: Decision, in reading: DependencyStorage) {
     let target: DependencyStorage?
     switch decision {
-    case .current: return reading.captureCache.store(cacheKey, Self.currentScope)
+    case .current: return reading.captureCache.store(key, Self.currentScope)
     // A weak capture's storage may go away: read it through `storage` each time.
     case .captured: target = strongStorage
     // `decisions` keeps it until `reading` goes away.
     case .combined(let combined): target = combined
     }
-    if let target {
-      reading.captureCache.store(cacheKey, UInt(bitPattern: ObjectIdentifier(target)))
-    }
+    if let target { reading.captureCache.store(key, UInt(bitPattern: ObjectIdentifier(target))) }
   }
 
   /// Decides how to read in `reading` and keeps the decision while `reading` lives.
@@ -175,8 +173,7 @@ final class CapturedScope: @unchecked Sendable {
   /// Drops the decision for a scope that went away. What it held is released here, outside
   /// the lock: it may hold values whose deinit reads dependencies.
   func forget(_ serial: UInt64) {
-    let removed = state.withLock { $0.decisions.removeValue(forKey: serial) }
-    withExtendedLifetime(removed) {}
+    withExtendedLifetime(state.withLock { $0.decisions.removeValue(forKey: serial) }) {}
   }
 }
 
@@ -258,9 +255,8 @@ struct WrapperScope: Sendable {
   /// outside builds, its storage's capture, made on the first such read).
   @usableFromInline
   func values(readIn current: DependencyValues) -> DependencyValues {
-    // A weak capture's decisions are cached apart from the storage's (`CapturedScope.cacheKey`).
-    let isStorage = kept is DependencyStorage
-    let key = isStorage ? serial : serial | CapturedScope.weakKey
+    // A weak capture's decisions are cached apart from the storage's (`CapturedScope.key`).
+    let key = kept is DependencyStorage ? serial : serial | CapturedScope.weakKey
     if let cached = current.storage.captureCache.find(key) {
       guard cached != CapturedScope.currentScope else { return current }
       // What a cache points to lives as long as the scope it is kept by, or, under a storage's
@@ -268,7 +264,7 @@ struct WrapperScope: Sendable {
       let found = Unmanaged<DependencyStorage>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!)
       return current.with(storage: found.takeUnretainedValue())
     }
-    guard isStorage else {
+    guard key == serial else {
       return unsafeDowncast(kept, to: CapturedScope.self).effectiveValues(current: current)
     }
     let storage = unsafeDowncast(kept, to: DependencyStorage.self)
