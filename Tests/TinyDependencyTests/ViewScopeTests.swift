@@ -119,8 +119,8 @@ struct ViewScopeTests {
     #expect(wrapper.wrappedValue == "second")
   }
 
-  /// Known issue: read in another scope, the container's capture keeps the combined storage,
-  /// which derives from the container (CapturedScopeTests, the scope read in a sibling).
+  /// Once a redraw hands the wrapper a new container, the old one goes, even after it was read
+  /// in another scope (its combination with that scope derives from it).
   @Test func aModifierContainerReplacedOnARedrawIsReleased() {
     weak var first: DependencyStorage?
     var wrapper = Dependency(ViewScopeGreetingKey.self)
@@ -133,9 +133,7 @@ struct ViewScopeTests {
       #expect(withDependencies(elsewhere) { wrapper.wrappedValue } == "first")
     }
     wrapper.adoptViewScope(Self.modifier(greeting: "second"))
-    withKnownIssue("a scope's capture keeps the combination that keeps the scope") {
-      #expect(first == nil, "the container the wrapper no longer reads was kept")
-    }
+    #expect(first == nil, "the container the wrapper no longer reads was kept")
     #expect(withDependencies(elsewhere) { wrapper.wrappedValue } == "second")
   }
 
