@@ -46,23 +46,28 @@ struct DependencyTests {
     #expect(DependencyValues.current.greeting == "hello")
   }
 
-  @Test func objectsMadeAndReadInTheirScopeKeepItWithoutACapture() {
+  @Test func objectsMadeInAScopeShareOneCaptureThatGoesWithTheLast() {
     withDependencies {
       $0.greeting = "scoped"
     } operation: {
       let storage = DependencyValues.current.storage
-      let kept = Greeter()
-      #expect(kept.greeting == "scoped")
-      #expect(Greeter().greeting == "scoped")
-      // Wrappers keep their scope's storage; the capture that reads other scopes is made for
-      // the first read in one, so making and reading objects here allocates nothing for it.
-      #expect(storage.state.withLock { $0.strongCapture } == nil)
+      var kept: Greeter? = Greeter()
+      weak let capture = storage.state.withLock { $0.strongCapture }
+      #expect(capture != nil)
+      // Every wrapper made here shares it: one capture a scope, not one a wrapper.
+      let second = Greeter()
+      #expect(storage.state.withLock { $0.strongCapture } === capture)
+      #expect(second.greeting == "scoped")
       withDependencies {
         $0.requestID = "r1"
       } operation: {
-        #expect(kept.greeting == "scoped")
+        #expect(kept?.greeting == "scoped")
       }
-      #expect(storage.state.withLock { $0.strongCapture } != nil)
+      // The scope refers to its capture weakly: it goes with the last object that keeps it.
+      kept = nil
+      _ = consume second
+      #expect(capture == nil)
+      #expect(storage.state.withLock { $0.strongCapture } == nil)
     }
   }
 

@@ -74,6 +74,69 @@ struct ViewScopeTests {
     #expect(wrapper.wrappedValue == "second")
   }
 
+  @Test func theProcessRootAsTheModifiersContainerReadsTheCurrentScope() {
+    var wrapper = withDependencies {
+      $0[ViewScopeGreetingKey.self] = "made"
+    } operation: {
+      Dependency(ViewScopeGreetingKey.self)
+    }
+    wrapper.adoptViewScope(DependencyValues.processRoot)
+    #expect(wrapper.scope == nil)
+    #expect(wrapper.wrappedValue == DependencyValues.current[ViewScopeGreetingKey.self])
+    let bound = withDependencies {
+      $0[ViewScopeGreetingKey.self] = "bound"
+    } operation: {
+      wrapper.wrappedValue
+    }
+    #expect(bound == "bound")
+  }
+
+  @Test func theTestsRootAsTheModifiersContainerIsReadAsTheScopeTheWrapperWasMadeIn() {
+    var wrapper = withDependencies {
+      $0[ViewScopeGreetingKey.self] = "made"
+    } operation: {
+      Dependency(ViewScopeGreetingKey.self)
+    }
+    wrapper.adoptViewScope(DependencyValues.current)
+    #expect(wrapper.scope?.serial == DependencyValues.current.storage.serial)
+    #expect(wrapper.wrappedValue == "test")
+    let inScope = withDependencies {
+      $0[ViewScopeCounterKey.self] = ViewScopeCounter(builds: Locked(0))
+    } operation: {
+      wrapper.wrappedValue
+    }
+    #expect(inScope == "test")
+  }
+
+  @Test func aContainerChangedAfterTheWrapperAdoptedItIsReadAsItWasUntilTheNextBody() {
+    var modifier = DependencyValues(context: .test)
+    modifier[ViewScopeGreetingKey.self] = "first"
+    var wrapper = Dependency(ViewScopeGreetingKey.self)
+    wrapper.adoptViewScope(modifier)
+    modifier[ViewScopeGreetingKey.self] = "second"
+    #expect(wrapper.wrappedValue == "first")
+    wrapper.adoptViewScope(modifier)
+    #expect(wrapper.wrappedValue == "second")
+  }
+
+  /// Once a redraw hands the wrapper a new container, the old one goes, even after it was read
+  /// in another scope (its combination with that scope derives from it).
+  @Test func aModifierContainerReplacedOnARedrawIsReleased() {
+    weak var first: DependencyStorage?
+    var wrapper = Dependency(ViewScopeGreetingKey.self)
+    var elsewhere = DependencyValues.current
+    elsewhere[ViewScopeCounterKey.self] = ViewScopeCounter(builds: Locked(0))
+    do {
+      let modifier = Self.modifier(greeting: "first")
+      first = modifier.storage
+      wrapper.adoptViewScope(modifier)
+      #expect(withDependencies(elsewhere) { wrapper.wrappedValue } == "first")
+    }
+    wrapper.adoptViewScope(Self.modifier(greeting: "second"))
+    #expect(first == nil, "the container the wrapper no longer reads was kept")
+    #expect(withDependencies(elsewhere) { wrapper.wrappedValue } == "second")
+  }
+
   /// A container as a modifier derives it: the current one with one value set.
   private static func modifier(greeting: String) -> DependencyValues {
     var values = DependencyValues.current

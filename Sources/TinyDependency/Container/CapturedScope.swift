@@ -4,8 +4,11 @@
 /// A storage hands out one capture of each kind, so every wrapper made in a scope shares one
 /// object and one set of decisions: two objects made in one scope and read in another read the
 /// same combined container, and build its values once.
-/// - A **strong** capture (for reads, outside any build, in another scope than its own) belongs to
-///   its storage, which makes it on the first such read; the wrappers keep the storage alive.
+/// - A **strong** capture (made outside any build) keeps its storage alive; the wrappers keep
+///   it, and the storage refers to it weakly. What it decided for other scopes (a combination
+///   derived from the storage) goes away with the last of its wrappers or with the scope read
+///   in, whichever is first: a scope whose objects are read in a longer-lived scope is not kept
+///   by it.
 /// - A **weak** capture (made while a value is built, so usually part of a value the storage
 ///   caches) must not keep it alive, or the two would keep each other alive. It keeps the
 ///   storage's parent and its own overrides instead; once the storage is gone, reads go to an
@@ -15,7 +18,8 @@
 /// Reading in another scope takes the nearest scope both derive from: a scope derived from the
 /// captured one reads itself; the captured one is read when the current scope added nothing
 /// since; otherwise a combined container, the captured scope with the current scope's newer
-/// overrides on top, made once per pair and dropped when the current scope goes away.
+/// overrides on top, made once per pair and dropped when the current scope or the capture goes
+/// away.
 ///
 /// A read takes no lock when the scope it happens in last decided for this capture (on Linux;
 /// the reading storage's `captureCache`).
@@ -23,7 +27,7 @@
 /// `@unchecked Sendable`: `decisions` and `replacement` live in `state`, behind its lock (made
 /// on the first decision on Linux, so that making a capture allocates once); the other stored
 /// properties are immutable after `init` (`weakStorage` is a weak reference, which the runtime
-/// makes safe to load from any thread; `strongStorage` owns this capture, so outlives it).
+/// makes safe to load from any thread).
 final class CapturedScope: @unchecked Sendable {
   private enum Decision {
     /// The current scope already contains everything the captured one overrides.
@@ -42,10 +46,12 @@ final class CapturedScope: @unchecked Sendable {
     var replacement: DependencyStorage?
   }
 
-  /// The ``DependencyStorage/serial`` of the captured scope: a scope's `captureCache` keeps
-  /// this capture's decision under it.
-  let serial: UInt64
-  private unowned(unsafe) let strongStorage: DependencyStorage?
+  /// What a scope's `captureCache` keeps this capture's decision under: a serial of its own,
+  /// which no other capture or storage ever has. What a decision points to lives as long as the
+  /// capture (its `decisions`, or the storage a strong capture keeps), and only a wrapper that
+  /// keeps the capture knows the key, so an entry a gone capture left behind is never followed.
+  let key: UInt64 = Serials.next()
+  private let strongStorage: DependencyStorage?
   private weak var weakStorage: DependencyStorage?
   /// For a weak capture: what rebuilds an equivalent storage.
   private let parent: DependencyStorage?
@@ -60,7 +66,6 @@ final class CapturedScope: @unchecked Sendable {
   static let currentScope: UInt = 1
 
   init(_ storage: DependencyStorage, strong: Bool) {
-    serial = storage.serial
     strongStorage = strong ? storage : nil
     // Only a weak capture refers to its storage weakly: a weak reference gives the storage a
     // side table, which makes every retain and release of it slower.
@@ -129,13 +134,13 @@ final class CapturedScope: @unchecked Sendable {
   private func remember(_ decision: Decision, in reading: DependencyStorage) {
     let target: DependencyStorage?
     switch decision {
-    case .current: return reading.captureCache.store(serial, Self.currentScope)
+    case .current: return reading.captureCache.store(key, Self.currentScope)
     // A weak capture's storage may go away: read it through `storage` each time.
     case .captured: target = strongStorage
     // `decisions` keeps it until `reading` goes away.
     case .combined(let combined): target = combined
     }
-    if let target { reading.captureCache.store(serial, UInt(bitPattern: ObjectIdentifier(target))) }
+    if let target { reading.captureCache.store(key, UInt(bitPattern: ObjectIdentifier(target))) }
   }
 
   /// Decides how to read in `reading` and keeps the decision while `reading` lives.
@@ -168,8 +173,7 @@ final class CapturedScope: @unchecked Sendable {
   /// Drops the decision for a scope that went away. What it held is released here, outside
   /// the lock: it may hold values whose deinit reads dependencies.
   func forget(_ serial: UInt64) {
-    let removed = state.withLock { $0.decisions.removeValue(forKey: serial) }
-    withExtendedLifetime(removed) {}
+    withExtendedLifetime(state.withLock { $0.decisions.removeValue(forKey: serial) }) {}
   }
 }
 
@@ -184,16 +188,25 @@ extension DependencyValues {
 
 extension DependencyStorage {
   /// The capture that wrappers and escaped scopes made in this storage share: weak during a build
-  /// (`building`); otherwise strong, this storage's own, for reads in other scopes.
+  /// (`building`); otherwise strong. The wrappers keep a strong capture, which keeps this
+  /// storage; the storage refers to it weakly, so that what it decided for other scopes (a
+  /// combination derived from this storage) goes away with the last wrapper, not with the scope
+  /// read in.
   func capture(building: Bool) -> CapturedScope {
     freeze()
-    let slot: WritableKeyPath<StorageState, CapturedScope?> =
-      building ? \.weakCapture : \.strongCapture
-    if let existing = state.withLock({ $0[keyPath: slot] }) { return existing }
+    // Each slot spelled out: a key path here copied the whole state on every wrapper made.
+    if let existing = state.withLock({ building ? $0.weakCapture : $0.strongCapture }) {
+      return existing
+    }
     let made = CapturedScope(self, strong: !building)
     return state.withLock { state in
-      if let earlier = state[keyPath: slot] { return earlier }
-      state[keyPath: slot] = made
+      if building {
+        if let earlier = state.weakCapture { return earlier }
+        state.weakCapture = made
+      } else {
+        if let earlier = state.strongCapture { return earlier }
+        state.strongCapture = made
+      }
       return made
     }
   }
@@ -211,17 +224,15 @@ extension DependencyStorage {
 }
 
 /// The scope a ``Dependency`` was made in. A read compares its serial alone with the current
-/// scope's, so that a read in the scope the wrapper was made in retains nothing.
+/// scope's, so that a read in the scope the wrapper was made in touches nothing else.
 @usableFromInline
 struct WrapperScope: Sendable {
   /// The ``DependencyStorage/serial`` of the scope the wrapper was made in.
   @usableFromInline
   let serial: UInt64
-  /// What keeps that scope: its storage, kept alive, for a wrapper made outside builds; for one
-  /// made while a value was built, a ``CapturedScope`` that does not keep it alive, since the
-  /// value may keep the wrapper. One reference of either class, so copying a wrapper retains it
-  /// with no switch; reads tell them apart only when the current scope cached no decision.
-  private let kept: any AnyObject & Sendable
+  /// The scope's capture: strong (it keeps the scope) for a wrapper made outside builds; for one
+  /// made while a value was built, weak, since the value may keep the wrapper.
+  private let kept: CapturedScope
 
   /// What a wrapper made now keeps, with one read of the task-local: nil at the process root.
   static func current() -> WrapperScope? {
@@ -235,10 +246,7 @@ struct WrapperScope: Sendable {
   /// What a wrapper made in `values` keeps: nil at the process root.
   static func made(in values: DependencyValues) -> WrapperScope? {
     guard !values.storage.isProcessRoot else { return nil }
-    values.storage.freeze()
-    guard let capture = values.captureForBuild(.wrapper) else {
-      return WrapperScope(serial: values.storage.serial, kept: values.storage)
-    }
+    let capture = values.captureForBuild(.wrapper) ?? values.storage.capture(building: false)
     return WrapperScope(serial: values.storage.serial, kept: capture)
   }
 
@@ -247,21 +255,17 @@ struct WrapperScope: Sendable {
   func isScope(of current: DependencyValues) -> Bool { serial == current.storage.serial }
 
   /// The container a wrapper made in this scope reads in `current`, another scope: the decision
-  /// cached there, with no lock and nothing retained, else the capture's (for a wrapper made
-  /// outside builds, its storage's capture, made on the first such read).
+  /// cached there, with no lock and nothing retained, else the capture's.
   @usableFromInline
   func values(readIn current: DependencyValues) -> DependencyValues {
-    if let cached = current.storage.captureCache.find(serial) {
+    if let cached = current.storage.captureCache.find(kept.key) {
       guard cached != CapturedScope.currentScope else { return current }
-      // What a cache points to lives as long as the scope it is kept by.
+      // What a cache entry under this key points to lives as long as the capture, which this
+      // wrapper keeps.
       let found = Unmanaged<DependencyStorage>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!)
       return current.with(storage: found.takeUnretainedValue())
     }
-    guard let storage = kept as? DependencyStorage else {
-      return unsafeDowncast(kept, to: CapturedScope.self).effectiveValues(current: current)
-    }
-    if current.storage.isProcessRoot { return current.with(storage: storage) }
-    return storage.capture(building: false).effectiveValues(current: current)
+    return kept.effectiveValues(current: current)
   }
 }
 

@@ -11,9 +11,9 @@ struct StorageState: DefaultInitializable, Freezable {
   var entries = EntryTable<Entry>()
   /// `overrides` with its layers moved into the trie, once a derived storage asked for it.
   var flattenedOverrides: PersistentMap?
-  /// The capture that wrappers made here outside builds read other scopes through; made on the
-  /// first such read, it refers to this storage unowned.
-  var strongCapture: CapturedScope?
+  /// The capture shared by wrappers made here outside builds; they keep it and it keeps this
+  /// storage, so the storage holds it weakly.
+  weak var strongCapture: CapturedScope?
   /// The capture shared by wrappers made here during builds; it holds this storage weakly.
   var weakCapture: CapturedScope?
   /// Captures holding a decision about this storage.
