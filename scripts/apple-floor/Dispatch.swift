@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (a stand-in of names another module declares, or a fixture that must fail a check: not this project's API)
 // Type-checking stand-in for scripts/typecheck-apple-floor.sh: the Dispatch names the code uses
 // (all macOS 10.10 or older).
 public final class DispatchSpecificKey<T> { public init() {} }
